@@ -1,0 +1,39 @@
+# edgar-warehouse — `make help` lists the targets.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+DB ?= edgar.duckdb
+export PREFECT_HOME ?= $(CURDIR)/.prefect
+export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS ?= 90
+export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
+export PREFECT_LOGGING_LEVEL ?= WARNING
+
+.PHONY: help setup demo test lint bench clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+
+setup: ## create .venv and install the project with its dev tools
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+
+demo: ## build a real warehouse ($(DB)) from bundled recorded SEC responses (no network) and print it
+	rm -f $(DB) $(DB).wal
+	SEC_USER_AGENT="$${SEC_USER_AGENT:-edgar-warehouse demo demo@example.invalid}" \
+	  $(BIN)/edgar-warehouse --db $(DB) refresh --replay tests/fixtures/sec \
+	  --ticker AAPL --ticker NVDA --ticker TSM --ticker GOOGL
+	$(BIN)/edgar-warehouse --db $(DB) status
+
+test: lint ## lint (layer rules included) and run the test suite
+	$(BIN)/pytest -q
+
+lint: ## ruff, with per-folder import bans that keep the three layers apart
+	$(BIN)/ruff check pipelines warehouse flows tests
+
+bench: ## load the 8 byte-exact companyfacts files and compare with edgartools
+	$(BIN)/pip install -q -e '.[bench]' || echo "edgartools not installable: bench prints our figure only"
+	$(BIN)/python tests/bench/bench_companyfacts.py
+
+clean: ## remove the demo warehouse and caches
+	rm -rf $(DB) $(DB).wal .pytest_cache .ruff_cache .prefect

@@ -1,0 +1,1 @@
+"""SOURCES layer: talk to SEC and parse payloads into plain records. Never imports duckdb."""

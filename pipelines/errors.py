@@ -1,0 +1,44 @@
+"""Typed errors shared by every stage: transient (retry later) versus terminal (reject the document)."""
+
+from __future__ import annotations
+
+
+class EdgarError(Exception):
+    """Base class of every error this project raises on purpose."""
+
+
+class TransientError(EdgarError):
+    """Worth retrying later: network trouble, 429/5xx, a throttle window."""
+
+
+class TerminalError(EdgarError):
+    """Retrying will not help: the input or the configuration is wrong."""
+
+
+class ConfigError(TerminalError):
+    """The process is not configured to run (e.g. no SEC_USER_AGENT contact)."""
+
+
+class SecThrottled(TransientError):
+    """SEC answered 403 with its 'Request Rate Threshold Exceeded' page (a ~10 minute block)."""
+
+
+class SecForbidden(TerminalError):
+    """SEC answered 403 'Undeclared Automated Tool' or another refusal that waiting will not fix."""
+
+
+class NotFound(TerminalError):
+    """The URL does not exist (404) or, in replay mode, has no recorded response."""
+
+
+class RejectedDocument(TerminalError):
+    """A payload that cannot be loaded. Names the document and says why.
+
+    ``document`` is the URL or file path; ``reason`` is one human sentence. Loaders record the
+    rejection in ``source_documents`` and carry on with the other documents of the run.
+    """
+
+    def __init__(self, document: str, reason: str):
+        self.document = document
+        self.reason = reason
+        super().__init__(f"{document}: {reason}")

@@ -1,0 +1,1 @@
+"""STORAGE layer: DuckDB connection, migrations, loaders, derived metrics, queries. Never does HTTP."""
