@@ -1,0 +1,226 @@
+-- 0001 core: provenance (source_documents, load_runs), companyfacts (facts, concepts),
+-- the fiscal calendar and the version views (fact_versions, facts_current, fact_restatements,
+-- facts_as_of). Every time is naive UTC.
+
+-- grain: one fetched or loaded payload (a re-fetch with identical bytes is not a new row)
+CREATE SEQUENCE source_document_id_seq START 1;
+CREATE TABLE source_documents (
+    source_document_id BIGINT PRIMARY KEY DEFAULT nextval('source_document_id_seq'),
+    kind               VARCHAR NOT NULL,
+    uri                VARCHAR NOT NULL,
+    origin             VARCHAR NOT NULL,
+    sha256             VARCHAR NOT NULL,
+    bytes              BIGINT NOT NULL,
+    fetched_at         TIMESTAMP NOT NULL,
+    http_status        INTEGER,
+    etag               VARCHAR,
+    last_modified      VARCHAR,
+    cik                INTEGER,
+    accession          VARCHAR,
+    status             VARCHAR NOT NULL,
+    reject_reason      VARCHAR,
+    raw_path           VARCHAR,
+    load_id            VARCHAR NOT NULL
+);
+COMMENT ON TABLE source_documents IS 'One row per fetched or loaded SEC payload (grain: payload). Every warehouse row points here through source_document_id; raw bytes are kept content-addressed by sha256 so any table can be rebuilt.';
+COMMENT ON COLUMN source_documents.source_document_id IS 'Surrogate id referenced by every loaded row.';
+COMMENT ON COLUMN source_documents.kind IS 'Payload kind: companyfacts, submissions, submissions_page, company_tickers, company_tickers_exchange, ownership, daily_index.';
+COMMENT ON COLUMN source_documents.uri IS 'URL fetched (http/replay) or local file path (file).';
+COMMENT ON COLUMN source_documents.origin IS 'http (live SEC), replay (recorded responses) or file (edgar-warehouse load).';
+COMMENT ON COLUMN source_documents.sha256 IS 'SHA-256 of the decoded payload bytes; also the raw store key.';
+COMMENT ON COLUMN source_documents.bytes IS 'Size of the decoded payload in bytes.';
+COMMENT ON COLUMN source_documents.fetched_at IS 'When the payload was fetched or read (UTC).';
+COMMENT ON COLUMN source_documents.http_status IS 'HTTP status of the response (NULL for files).';
+COMMENT ON COLUMN source_documents.etag IS 'ETag response header, used for conditional re-fetch.';
+COMMENT ON COLUMN source_documents.last_modified IS 'Last-Modified response header as sent by SEC.';
+COMMENT ON COLUMN source_documents.cik IS 'Company the payload is about, when known (integer CIK).';
+COMMENT ON COLUMN source_documents.accession IS 'Accession number the payload belongs to (Archives documents), when known.';
+COMMENT ON COLUMN source_documents.status IS 'loaded, or rejected (then reject_reason says why and nothing from it was loaded).';
+COMMENT ON COLUMN source_documents.reject_reason IS 'Why the payload was rejected: one sentence naming what was wrong.';
+COMMENT ON COLUMN source_documents.raw_path IS 'Path of the gzip-compressed raw payload, relative to the raw store (<db>.raw/).';
+COMMENT ON COLUMN source_documents.load_id IS 'Load run that recorded this payload (load_runs.load_id).';
+
+-- grain: one load run (one CLI load / one refresh flow run)
+CREATE TABLE load_runs (
+    load_id             VARCHAR PRIMARY KEY,
+    flow_run_id         VARCHAR,
+    command             VARCHAR NOT NULL,
+    started_at          TIMESTAMP NOT NULL,
+    finished_at         TIMESTAMP,
+    status              VARCHAR NOT NULL,
+    documents_loaded    INTEGER NOT NULL DEFAULT 0,
+    documents_unchanged INTEGER NOT NULL DEFAULT 0,
+    documents_rejected  INTEGER NOT NULL DEFAULT 0,
+    row_counts          JSON,
+    error               VARCHAR
+);
+COMMENT ON TABLE load_runs IS 'One row per load run (grain: run). A run commits all of its documents in one transaction, so readers never see half of it.';
+COMMENT ON COLUMN load_runs.load_id IS 'Run id (UUID) carried by every row the run inserted.';
+COMMENT ON COLUMN load_runs.flow_run_id IS 'Prefect flow run id when the run was a flow, else NULL.';
+COMMENT ON COLUMN load_runs.command IS 'What started the run, e.g. "load", "refresh".';
+COMMENT ON COLUMN load_runs.started_at IS 'Start of the run (UTC).';
+COMMENT ON COLUMN load_runs.finished_at IS 'End of the run (UTC); NULL while running or after a crash.';
+COMMENT ON COLUMN load_runs.status IS 'running, succeeded, partial (some documents rejected) or failed (nothing committed).';
+COMMENT ON COLUMN load_runs.documents_loaded IS 'Documents whose rows were committed.';
+COMMENT ON COLUMN load_runs.documents_unchanged IS 'Documents skipped because identical bytes were already loaded.';
+COMMENT ON COLUMN load_runs.documents_rejected IS 'Documents recorded as rejected (see source_documents.reject_reason).';
+COMMENT ON COLUMN load_runs.row_counts IS 'JSON object: table name -> rows inserted by this run.';
+COMMENT ON COLUMN load_runs.error IS 'Error that failed the run, when status = failed.';
+
+-- grain: one company (CIK). Extended by later migrations (submissions, registry).
+CREATE TABLE companies (
+    cik                INTEGER PRIMARY KEY,
+    name               VARCHAR,
+    source_document_id BIGINT,
+    load_id            VARCHAR
+);
+COMMENT ON TABLE companies IS 'One row per company (grain: CIK): the latest known identity.';
+COMMENT ON COLUMN companies.cik IS 'SEC Central Index Key as an integer.';
+COMMENT ON COLUMN companies.name IS 'Latest known entity name.';
+COMMENT ON COLUMN companies.source_document_id IS 'Payload the current name came from.';
+COMMENT ON COLUMN companies.load_id IS 'Load run that last changed this row.';
+
+-- grain: one XBRL concept (taxonomy, concept)
+CREATE TABLE concepts (
+    taxonomy    VARCHAR NOT NULL,
+    concept     VARCHAR NOT NULL,
+    label       VARCHAR,
+    description VARCHAR,
+    PRIMARY KEY (taxonomy, concept)
+);
+COMMENT ON TABLE concepts IS 'One row per XBRL concept seen in companyfacts (grain: taxonomy, concept): its label and documentation as SEC gave them (NULL when SEC gave none).';
+COMMENT ON COLUMN concepts.taxonomy IS 'Taxonomy prefix: us-gaap, ifrs-full, dei, srt, ecd, ffd, invest, ...';
+COMMENT ON COLUMN concepts.concept IS 'Concept (element) name, e.g. Revenues.';
+COMMENT ON COLUMN concepts.label IS 'Standard label (may be NULL: SEC omits it for some ifrs-full concepts).';
+COMMENT ON COLUMN concepts.description IS 'Standard documentation text.';
+
+-- grain: (cik, taxonomy, concept, unit, period_start, period_end, accession): EVERY reported
+-- version of every companyfacts fact. Append-only: a later filing adds a row, never replaces one.
+CREATE TABLE facts (
+    cik                INTEGER NOT NULL,
+    taxonomy           VARCHAR NOT NULL,
+    concept            VARCHAR NOT NULL,
+    unit               VARCHAR NOT NULL,
+    period_start       DATE,
+    period_end         DATE NOT NULL,
+    value              DECIMAL(38, 10) NOT NULL,
+    accession          VARCHAR NOT NULL,
+    form               VARCHAR,
+    filed              DATE NOT NULL,
+    frame              VARCHAR,
+    filing_fy          INTEGER,
+    filing_fp          VARCHAR,
+    fiscal_year        INTEGER,
+    fiscal_period      VARCHAR,
+    duration_days      INTEGER,
+    duration_class     VARCHAR NOT NULL,
+    fiscal_basis       VARCHAR,
+    source_document_id BIGINT NOT NULL,
+    load_id            VARCHAR NOT NULL
+);
+COMMENT ON TABLE facts IS 'Every reported version of every XBRL companyfacts fact (grain: cik, taxonomy, concept, unit, period_start, period_end, accession). Append-only; see facts_current for the latest version and facts_as_of(ts) for point-in-time.';
+COMMENT ON COLUMN facts.cik IS 'Reporting company (integer CIK).';
+COMMENT ON COLUMN facts.taxonomy IS 'Taxonomy prefix (us-gaap, ifrs-full, dei, srt, ecd, ffd, invest, ...).';
+COMMENT ON COLUMN facts.concept IS 'XBRL concept name.';
+COMMENT ON COLUMN facts.unit IS 'Unit as SEC gave it: USD, shares, USD/shares, pure, TWD, EUR, or free-form (Store, segment...).';
+COMMENT ON COLUMN facts.period_start IS 'First day of a duration; NULL for an instant.';
+COMMENT ON COLUMN facts.period_end IS 'Last day of the duration, or the instant date.';
+COMMENT ON COLUMN facts.value IS 'The value exactly as published (integers exact; decimals to the digits SEC gave). Never 0 for missing.';
+COMMENT ON COLUMN facts.accession IS 'Accession number of the filing that reported this version (0000000000-00-000000).';
+COMMENT ON COLUMN facts.form IS 'Form type of that filing (10-K, 10-Q, 10-K/A, 8-K, 20-F, ...).';
+COMMENT ON COLUMN facts.filed IS 'Filing date of that filing.';
+COMMENT ON COLUMN facts.frame IS 'SEC calendar frame (CY2023, CY2023Q3I, ...) when SEC assigned one to this version.';
+COMMENT ON COLUMN facts.filing_fy IS 'Fiscal year of the FILING as SEC gave it (fy). Not the value''s own year: a comparative keeps the filing''s fy.';
+COMMENT ON COLUMN facts.filing_fp IS 'Fiscal period of the FILING as SEC gave it (fp: FY, Q1, Q2, Q3).';
+COMMENT ON COLUMN facts.fiscal_year IS 'The VALUE''s own fiscal year, from the company''s fiscal calendar (see fiscal_calendar).';
+COMMENT ON COLUMN facts.fiscal_period IS 'The VALUE''s own fiscal period: FY, or Q1..Q4 = the fiscal quarter in which period_end falls (a 6-month YTD ending in Q2 is Q2 with duration_class six_months).';
+COMMENT ON COLUMN facts.duration_days IS 'period_end - period_start in days (Apple FY2023 = 370); NULL for instants.';
+COMMENT ON COLUMN facts.duration_class IS 'instant, quarter (80-100 days), six_months (170-200), nine_months (260-290), annual (350-380) or other.';
+COMMENT ON COLUMN facts.fiscal_basis IS 'How fiscal_year was told: observed (a fiscal year end seen in the company''s annual filings), extrapolated (by whole years from observed ends) or assumed_calendar (no annual filings: calendar year assumed).';
+COMMENT ON COLUMN facts.source_document_id IS 'The companyfacts payload this row was loaded from.';
+COMMENT ON COLUMN facts.load_id IS 'The load run that inserted this row.';
+
+-- grain: (cik, fiscal_year): one fiscal year of one company, derived from its annual filings.
+CREATE TABLE fiscal_calendar (
+    cik            INTEGER NOT NULL,
+    fiscal_year    INTEGER NOT NULL,
+    fy_start       DATE NOT NULL,
+    fy_end         DATE NOT NULL,
+    weeks_53       BOOLEAN,
+    basis          VARCHAR NOT NULL,
+    load_id        VARCHAR NOT NULL,
+    PRIMARY KEY (cik, fiscal_year)
+);
+COMMENT ON TABLE fiscal_calendar IS 'Fiscal years per company (grain: cik, fiscal_year), derived from the period ends of annual-duration facts in its 10-K/20-F/40-F filings (52/53-week years and year-end changes follow from the observed ends). Rebuilt for a company whenever its companyfacts load.';
+COMMENT ON COLUMN fiscal_calendar.cik IS 'Company (integer CIK).';
+COMMENT ON COLUMN fiscal_calendar.fiscal_year IS 'Fiscal year label, the company''s own convention (learned from the fy SEC gives its annual filings: NVIDIA FY2024 ends 2024-01-28).';
+COMMENT ON COLUMN fiscal_calendar.fy_start IS 'First day of the fiscal year.';
+COMMENT ON COLUMN fiscal_calendar.fy_end IS 'Last day of the fiscal year.';
+COMMENT ON COLUMN fiscal_calendar.weeks_53 IS 'True when the year is a 53-week year (more than 367 days).';
+COMMENT ON COLUMN fiscal_calendar.basis IS 'observed, extrapolated or assumed_calendar (see facts.fiscal_basis).';
+COMMENT ON COLUMN fiscal_calendar.load_id IS 'Load run that last rebuilt this company''s calendar.';
+
+-- Version order of a fact: the moment it became public. Until filings (acceptance time) are
+-- known, a value is public from the end of its filed day in New York (05:00 UTC next day is
+-- never earlier than midnight EST/EDT). Later migrations refine known_from with acceptance time.
+CREATE VIEW fact_versions AS
+SELECT f.*,
+       CAST(f.filed + INTERVAL 1 DAY + INTERVAL 5 HOUR AS TIMESTAMP) AS known_from,
+       'filed_day_end' AS known_from_basis
+FROM facts f;
+COMMENT ON VIEW fact_versions IS 'facts plus known_from: the UTC time from which each version was public (acceptance time when known, else the end of its filed day).';
+
+CREATE VIEW facts_ranked AS
+SELECT v.*,
+       row_number() OVER w AS version_number,
+       count(*) OVER (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end) AS versions,
+       lag(value) OVER w AS prior_value,
+       lag(accession) OVER w AS prior_accession,
+       lag(filed) OVER w AS prior_filed,
+       first_value(value) OVER w AS first_value,
+       first_value(accession) OVER w AS first_accession,
+       first_value(filed) OVER w AS first_filed
+FROM fact_versions v
+WINDOW w AS (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end
+             ORDER BY known_from, filed, accession);
+COMMENT ON VIEW facts_ranked IS 'Every fact version numbered in publication order within its key, with the prior and first versions alongside.';
+
+CREATE VIEW facts_current AS
+SELECT r.cik, r.taxonomy, r.concept, r.unit, r.period_start, r.period_end, r.value,
+       r.accession, r.form, r.filed, r.known_from, r.frame, r.filing_fy, r.filing_fp,
+       r.fiscal_year, r.fiscal_period, r.duration_days, r.duration_class,
+       r.versions,
+       (min(r.value) OVER k) <> (max(r.value) OVER k) AS restated,
+       r.prior_value, r.prior_accession, r.prior_filed,
+       r.first_value, r.first_accession, r.first_filed,
+       r.source_document_id, r.load_id
+FROM facts_ranked r
+WINDOW k AS (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end)
+QUALIFY r.version_number = r.versions;
+COMMENT ON VIEW facts_current IS 'One row per fact key (cik, taxonomy, concept, unit, period_start, period_end): the latest-published version, with how many versions exist, whether any two differ (restated), the prior version and the first-reported version.';
+
+CREATE VIEW fact_restatements AS
+SELECT cik, taxonomy, concept, unit, period_start, period_end, fiscal_year, fiscal_period,
+       prior_value AS old_value, value AS new_value, value - prior_value AS change,
+       prior_accession AS old_accession, accession AS new_accession,
+       prior_filed AS old_filed, filed AS new_filed, form AS new_form,
+       CASE WHEN form LIKE '%/A' THEN 'amendment'
+            WHEN prior_value = 0 OR value = 0 THEN 'zeroed_or_filled'
+            WHEN abs(value) = abs(prior_value) THEN 'sign_change'
+            WHEN abs(value / prior_value) BETWEEN 999 AND 1001 OR abs(prior_value / value) BETWEEN 999 AND 1001
+                THEN 'scale_change'
+            ELSE 'comparative_revision' END AS change_kind
+FROM facts_ranked
+WHERE version_number > 1 AND value <> prior_value;
+COMMENT ON VIEW fact_restatements IS 'One row per change of value between two consecutive published versions of a fact. change_kind: amendment (the new version came in a /A form), sign_change, scale_change (x1000), zeroed_or_filled, else comparative_revision (a later filing reported the period again with another value).';
+
+CREATE MACRO facts_as_of(ts) AS TABLE
+SELECT v.* EXCLUDE (version_rank)
+FROM (
+    SELECT fv.*,
+           row_number() OVER (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end
+                              ORDER BY known_from DESC, filed DESC, accession DESC) AS version_rank
+    FROM fact_versions fv
+    WHERE fv.known_from <= CAST(ts AS TIMESTAMP)
+) v
+WHERE v.version_rank = 1;

@@ -1,0 +1,190 @@
+"""Load a batch of parsed documents in ONE transaction: provenance, rejections, rows, run record."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from pipelines.documents import Document, utcnow
+from pipelines.errors import RejectedDocument
+from warehouse.db import fetch_all, fetch_value, transaction
+from warehouse.rawstore import store_raw
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A document and the record its parser produced."""
+
+    doc: Document
+    record: Any
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A document that failed before loading (fetch or parse), with the error naming it."""
+
+    doc: Document
+    error: RejectedDocument
+
+
+@dataclass(frozen=True)
+class LoadContext:
+    """What a loader needs to stamp provenance on its rows."""
+
+    load_id: str
+    source_document_id: int
+    doc: Document
+
+
+Loader = Callable[[duckdb.DuckDBPyConnection, LoadContext, Any], dict[str, int]]
+
+
+@dataclass
+class BatchReport:
+    load_id: str
+    loaded: int = 0
+    unchanged: int = 0
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+    row_counts: Counter = field(default_factory=Counter)
+    status: str = "succeeded"
+
+    def summary(self) -> str:
+        rows = ", ".join(f"{k}={v}" for k, v in sorted(self.row_counts.items()) if v) or "no new rows"
+        return (f"load {self.load_id[:8]}: {self.loaded} loaded, {self.unchanged} unchanged, "
+                f"{len(self.rejected)} rejected; {rows}")
+
+
+def new_load_id() -> str:
+    return str(uuid.uuid4())
+
+
+def _loader_for(record: Any) -> Loader:
+    """Registry: record type -> loader function (imported lazily to keep modules small)."""
+    from warehouse.registry import LOADERS
+
+    try:
+        return LOADERS[type(record).__name__]
+    except KeyError:
+        raise RejectedDocument("?", f"no loader for records of type {type(record).__name__}") from None
+
+
+def _record_document(con, doc: Document, *, kind: str, load_id: str, status: str,
+                     reason: str | None, raw_path: str | None, cik: int | None,
+                     accession: str | None) -> int:
+    return fetch_value(
+        con,
+        "INSERT INTO source_documents (kind, uri, origin, sha256, bytes, fetched_at, http_status, etag,"
+        " last_modified, cik, accession, status, reject_reason, raw_path, load_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING source_document_id",
+        [kind, doc.uri, doc.origin, doc.sha256, doc.size, doc.fetched_at, doc.http_status, doc.etag,
+         doc.last_modified, cik, accession, status, reason, raw_path, load_id],
+    )
+
+
+def _already_loaded(con, kind: str, sha256: str) -> bool:
+    return bool(fetch_value(
+        con, "SELECT count(*) FROM source_documents WHERE kind = ? AND sha256 = ? AND status = 'loaded'",
+        [kind, sha256]))
+
+
+def _record_kind(item: Parsed | Rejected) -> str:
+    return item.doc.kind or getattr(getattr(item, "record", None), "kind", None) or "unknown"
+
+
+def _write_run(con, report: BatchReport, *, command: str, flow_run_id: str | None, started_at,
+               error: str | None = None) -> None:
+    exists = fetch_value(con, "SELECT count(*) FROM load_runs WHERE load_id = ?", [report.load_id])
+    counts = json.dumps(dict(sorted(report.row_counts.items())))
+    if exists:
+        con.execute(
+            "UPDATE load_runs SET finished_at = ?, status = ?, documents_loaded = documents_loaded + ?,"
+            " documents_unchanged = documents_unchanged + ?, documents_rejected = documents_rejected + ?,"
+            " row_counts = ?, error = ? WHERE load_id = ?",
+            [utcnow(), report.status, report.loaded, report.unchanged, len(report.rejected), counts, error,
+             report.load_id])
+    else:
+        con.execute(
+            "INSERT INTO load_runs (load_id, flow_run_id, command, started_at, finished_at, status,"
+            " documents_loaded, documents_unchanged, documents_rejected, row_counts, error)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [report.load_id, flow_run_id, command, started_at, utcnow(), report.status, report.loaded,
+             report.unchanged, len(report.rejected), counts, error])
+
+
+def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Parsed | Rejected], *, raw_dir: Path,
+               command: str = "load", load_id: str | None = None, flow_run_id: str | None = None,
+               ) -> BatchReport:
+    """Commit every good document of ``items`` and record every bad one, all in one transaction.
+
+    A loader that finds a document bad (RejectedDocument) rolls the batch back; the batch is then
+    retried with that document recorded as rejected, so nothing else is lost. Any other error
+    rolls back everything and is recorded as a failed run: the warehouse is left as it was.
+    """
+    load_id = load_id or new_load_id()
+    started_at = utcnow()
+    pending = list(items)
+    for _attempt in range(len(pending) + 1):
+        report = BatchReport(load_id=load_id)
+        try:
+            with transaction(con):
+                _load_items(con, pending, report, raw_dir)
+                report.status = "partial" if report.rejected else "succeeded"
+                _write_run(con, report, command=command, flow_run_id=flow_run_id, started_at=started_at)
+            return report
+        except _LoaderRejected as bad:
+            pending = [Rejected(it.doc, bad.error) if it is bad.item else it for it in pending]
+        except BaseException as exc:
+            failed = BatchReport(load_id=load_id, status="failed")
+            with transaction(con):
+                _write_run(con, failed, command=command, flow_run_id=flow_run_id, started_at=started_at,
+                           error=f"{type(exc).__name__}: {exc}")
+            raise
+    raise AssertionError("unreachable: every retry rejects one more document")
+
+
+class _LoaderRejected(Exception):
+    def __init__(self, item: Parsed, error: RejectedDocument):
+        self.item, self.error = item, error
+
+
+def _load_items(con, items: Sequence[Parsed | Rejected], report: BatchReport, raw_dir: Path) -> None:
+    seen: set[tuple[str, str]] = set()
+    for item in items:
+        kind = _record_kind(item)
+        doc = item.doc
+        cik = getattr(getattr(item, "record", None), "cik", None) or doc.expected_cik
+        accession = getattr(getattr(item, "record", None), "accession", None) or doc.accession
+        if isinstance(item, Rejected):
+            raw_path = store_raw(raw_dir, doc.body) if doc.body else None
+            _record_document(con, doc, kind=kind, load_id=report.load_id, status="rejected",
+                             reason=item.error.reason, raw_path=raw_path, cik=cik, accession=accession)
+            report.rejected.append((doc.uri, item.error.reason))
+            continue
+        key = (kind, doc.sha256)
+        if key in seen or _already_loaded(con, kind, doc.sha256):
+            report.unchanged += 1
+            continue
+        seen.add(key)
+        raw_path = store_raw(raw_dir, doc.body)
+        doc_id = _record_document(con, doc, kind=kind, load_id=report.load_id, status="loaded", reason=None,
+                                  raw_path=raw_path, cik=cik, accession=accession)
+        loader = _loader_for(item.record)
+        try:
+            counts = loader(con, LoadContext(report.load_id, doc_id, doc), item.record)
+        except RejectedDocument as exc:
+            raise _LoaderRejected(item, RejectedDocument(doc.uri, exc.reason)) from exc
+        report.loaded += 1
+        report.row_counts.update(counts)
+
+
+def rejected_documents(con, load_id: str) -> list[tuple[str, str]]:
+    return [(u, r) for u, r in fetch_all(
+        con, "SELECT uri, reject_reason FROM source_documents WHERE load_id = ? AND status = 'rejected'"
+             " ORDER BY source_document_id", [load_id])]
