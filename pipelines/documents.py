@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -41,7 +42,7 @@ class Document:
     accession: str | None = None
     from_cache: bool = False
 
-    @property
+    @cached_property
     def sha256(self) -> str:
         return hashlib.sha256(self.body).hexdigest()
 

@@ -160,6 +160,28 @@ COMMENT ON COLUMN fiscal_calendar.weeks_53 IS 'True when the year is a 53-week y
 COMMENT ON COLUMN fiscal_calendar.basis IS 'observed, extrapolated or assumed_calendar (see facts.fiscal_basis).';
 COMMENT ON COLUMN fiscal_calendar.load_id IS 'Load run that last rebuilt this company''s calendar.';
 
+-- Scalar rules shared by loaders and views (one definition, used everywhere).
+CREATE MACRO duration_class_of(period_start, duration_days) AS
+    CASE
+        WHEN period_start IS NULL THEN 'instant'
+        WHEN duration_days BETWEEN 80 AND 100 THEN 'quarter'
+        WHEN duration_days BETWEEN 170 AND 200 THEN 'six_months'
+        WHEN duration_days BETWEEN 260 AND 290 THEN 'nine_months'
+        WHEN duration_days BETWEEN 350 AND 380 THEN 'annual'
+        ELSE 'other'
+    END;
+COMMENT ON MACRO duration_class_of IS 'Duration class of a fact from its length in days: instant, quarter (80-100), six_months (170-200), nine_months (260-290), annual (350-380), other.';
+
+CREATE MACRO fiscal_period_of(period_start, period_end, duration_days, fy_start, fy_end) AS
+    CASE
+        WHEN fy_end IS NULL THEN NULL
+        WHEN duration_days BETWEEN 350 AND 380 AND abs(period_end - fy_end) <= 10 THEN 'FY'
+        WHEN period_start IS NULL AND abs(period_end - fy_end) <= 3 THEN 'FY'
+        ELSE 'Q' || CAST(least(greatest(round((period_end - fy_start + 1)
+                                              / ((fy_end - fy_start + 1) / 4.0)), 1), 4) AS INTEGER)
+    END;
+COMMENT ON MACRO fiscal_period_of IS 'The value''s own fiscal period: FY for an annual duration (or an instant) at the fiscal year end, else Q1..Q4, the quarter of the fiscal year in which period_end falls.';
+
 -- Version order of a fact: the moment it became public. Until filings (acceptance time) are
 -- known, a value is public from the end of its filed day in New York (05:00 UTC next day is
 -- never earlier than midnight EST/EDT). Later migrations refine known_from with acceptance time.

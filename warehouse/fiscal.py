@@ -1,0 +1,104 @@
+"""Per-company fiscal calendar: fiscal year ends and labels from the company's own annual filings."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+# Two candidate year ends closer than this are the same fiscal year; keep the better-attested one.
+SAME_YEAR_DAYS = 300
+# A fiscal year "belongs" to the calendar year in which its end falls, after moving early-January
+# ends (52/53-week years that spill past Dec 31) back into the previous year.
+LABEL_SHIFT = timedelta(days=14)
+
+
+@dataclass(frozen=True)
+class FiscalYear:
+    fiscal_year: int
+    fy_start: date
+    fy_end: date
+    basis: str  # observed | extrapolated | assumed_calendar
+
+    @property
+    def weeks_53(self) -> bool:
+        return (self.fy_end - self.fy_start).days + 1 > 367
+
+
+def _add_years(d: date, years: int) -> date:
+    try:
+        return d.replace(year=d.year + years)
+    except ValueError:  # Feb 29
+        return d.replace(year=d.year + years, day=28)
+
+
+def _natural_year(end: date) -> int:
+    return (end - LABEL_SHIFT).year
+
+
+def build_calendar(candidates: list[tuple[date, int]], own_ends: list[tuple[date, int | None]],
+                   span: tuple[date, date] | None) -> list[FiscalYear]:
+    """Build a company's fiscal years.
+
+    ``candidates``: (period_end, how many annual-duration facts end there) from annual forms.
+    ``own_ends``: (an annual filing's own period end, the fy SEC gave that filing).
+    ``span``: earliest and latest period_end of all the company's facts, to extrapolate to.
+    The label convention (NVIDIA calls the year ending 2024-01-28 FY2024, Home Depot calls the
+    year ending 2024-01-28 fiscal 2023) is learned from the fy of the company's own filings.
+    """
+    kept = []
+    for end, n in candidates:
+        rivals = [(m, e) for e, m in candidates if e != end and abs((e - end).days) < SAME_YEAR_DAYS]
+        if all((n, end) > r for r in rivals):
+            kept.append(end)
+    kept.sort()
+
+    offsets_by_end: dict[date, Counter] = {}
+    all_offsets: Counter = Counter()
+    for end, fy in own_ends:
+        if fy is None:
+            continue
+        off = fy - _natural_year(end)
+        if -1 <= off <= 1:
+            offsets_by_end.setdefault(end, Counter())[off] += 1
+            all_offsets[off] += 1
+    default_off = all_offsets.most_common(1)[0][0] if all_offsets else 0
+
+    years: list[FiscalYear] = []
+    if not kept:
+        if span is None:
+            return []
+        return [FiscalYear(y, date(y, 1, 1), date(y, 12, 31), "assumed_calendar")
+                for y in range(span[0].year, span[1].year + 1)]
+
+    ends: list[tuple[date, int, str]] = []
+    for end in kept:
+        local = offsets_by_end.get(end)
+        off = local.most_common(1)[0][0] if local else default_off
+        label = _natural_year(end) + off
+        if ends:
+            prev_end, prev_label, _ = ends[-1]
+            # Fill whole missing years between two observed ends.
+            gap_years = round((end - prev_end).days / 365.25)
+            for k in range(1, gap_years):
+                ends.append((_add_years(prev_end, k), prev_label + k, "extrapolated"))
+            prev_label = ends[-1][1]
+            label = max(label, prev_label + 1)  # labels strictly increase
+        ends.append((end, label, "observed"))
+
+    if span is not None:
+        first_end, first_label, _ = ends[0]
+        k = 1
+        while _add_years(first_end, -k) >= span[0] - timedelta(days=370):
+            ends.insert(0, (_add_years(first_end, -k), first_label - k, "extrapolated"))
+            k += 1
+        last_end, last_label, _ = ends[-1]
+        k = 1
+        while _add_years(last_end, k - 1) < span[1] + timedelta(days=3):
+            ends.append((_add_years(last_end, k), last_label + k, "extrapolated"))
+            k += 1
+
+    for i, (end, label, basis) in enumerate(ends):
+        start = ends[i - 1][0] + timedelta(days=1) if i else _add_years(end, -1) + timedelta(days=1)
+        years.append(FiscalYear(label, start, end, basis))
+    return years

@@ -1,0 +1,72 @@
+"""Store one parsed companyfacts payload: new fact versions, concepts, the company's fiscal calendar."""
+
+from __future__ import annotations
+
+import duckdb
+import pyarrow as pa
+
+from pipelines.companyfacts import CompanyFacts
+from pipelines.errors import RejectedDocument
+from warehouse.db import fetch_all, fetch_value
+from warehouse.fiscal import build_calendar
+from warehouse.load import LoadContext
+from warehouse.sqlfiles import sql
+
+
+def rebuild_calendar(con: duckdb.DuckDBPyConnection, cik: int, load_id: str) -> int:
+    """Recompute the company's fiscal_calendar from its facts and the staged payload (cf_stage)."""
+    rows = fetch_all(con, sql("companyfacts/calendar_inputs"), {"cik": cik})
+    candidates = [(d, n) for what, d, n, _ in rows if what == "candidate"]
+    own = [(d, fy) for what, d, _, fy in rows if what == "own"]
+    spans = sorted(d for what, d, _, _ in rows if what == "span" and d is not None)
+    years = build_calendar(candidates, own, (spans[0], spans[-1]) if spans else None)
+    con.execute("DELETE FROM fiscal_calendar WHERE cik = ?", [cik])
+    if years:
+        tbl = pa.table({
+            "cik": pa.array([cik] * len(years), pa.int32()),
+            "fiscal_year": [y.fiscal_year for y in years],
+            "fy_start": [y.fy_start for y in years],
+            "fy_end": [y.fy_end for y in years],
+            "weeks_53": [y.weeks_53 for y in years],
+            "basis": [y.basis for y in years],
+        })
+        con.register("cal_arrow", tbl)
+        con.execute("INSERT INTO fiscal_calendar SELECT cik, fiscal_year, fy_start, fy_end, weeks_53, basis, ?"
+                    " FROM cal_arrow", [load_id])
+        con.unregister("cal_arrow")
+    return len(years)
+
+
+def load_companyfacts(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: CompanyFacts) -> dict[str, int]:
+    """Append the versions of ``record`` not yet stored; never replace a stored version."""
+    cik = record.cik
+    con.register("cf_arrow", record.facts)
+    try:
+        con.execute(sql("companyfacts/stage"), {"cik": cik})
+    finally:
+        con.unregister("cf_arrow")
+    inexact = fetch_value(con, "SELECT count(*) FROM cf_stage WHERE val_float IS NOT NULL"
+                               " AND CAST(value AS DOUBLE) <> val_float")
+    if inexact:
+        raise RejectedDocument(ctx.doc.uri, f"{inexact} values would lose digits in DECIMAL(38,10)")
+    had_rows = bool(fetch_value(con, "SELECT count(*) FROM facts WHERE cik = ?", [cik]))
+    calendar_years = rebuild_calendar(con, cik, ctx.load_id)
+    inserted = fetch_value(con, sql("companyfacts/insert_facts"),
+                           {"cik": cik, "source_document_id": ctx.source_document_id, "load_id": ctx.load_id})
+    reassigned = 0
+    if had_rows:
+        reassigned = fetch_value(con, sql("companyfacts/reassign_fiscal"), {"cik": cik, "load_id": ctx.load_id}) or 0
+    con.register("concepts_arrow", record.concepts)
+    try:
+        new_concepts = fetch_value(
+            con, "INSERT INTO concepts SELECT DISTINCT ON (taxonomy, concept) * FROM concepts_arrow c"
+                 " WHERE NOT EXISTS (SELECT 1 FROM concepts k WHERE k.taxonomy = c.taxonomy"
+                 " AND k.concept = c.concept)")
+    finally:
+        con.unregister("concepts_arrow")
+    con.execute(
+        "INSERT INTO companies (cik, name, source_document_id, load_id) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (cik) DO NOTHING", [cik, record.entity_name, ctx.source_document_id, ctx.load_id])
+    con.execute("DROP TABLE cf_stage")
+    return {"facts": inserted, "fiscal_calendar": calendar_years, "facts_fiscal_reassigned": reassigned,
+            "concepts": int(new_concepts or 0)}

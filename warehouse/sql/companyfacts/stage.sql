@@ -1,0 +1,15 @@
+-- Stage one companyfacts payload (registered Arrow table cf_arrow) with typed columns.
+-- grain: one row per reported (taxonomy, concept, unit, period_start, period_end, accession).
+CREATE OR REPLACE TEMP TABLE cf_stage AS
+SELECT CAST($cik AS INTEGER)                                   AS cik,
+       taxonomy, concept, unit,
+       CAST(period_start AS DATE)                              AS period_start,
+       CAST(period_end AS DATE)                                AS period_end,
+       coalesce(CAST(val_int AS DECIMAL(38, 10)),
+                CAST(val_float AS DECIMAL(38, 10)))            AS value,
+       val_float,
+       accession, form,
+       CAST(filed AS DATE)                                     AS filed,
+       frame, filing_fy, filing_fp,
+       CAST(CAST(period_end AS DATE) - CAST(period_start AS DATE) AS INTEGER) AS duration_days
+FROM cf_arrow;
