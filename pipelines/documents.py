@@ -5,8 +5,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 from dataclasses import dataclass, field
-from functools import cached_property
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 
 from pipelines.errors import RejectedDocument

@@ -32,6 +32,7 @@ class Rejected:
 
     doc: Document
     error: RejectedDocument
+    kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def _loader_for(record: Any) -> Loader:
     try:
         return LOADERS[type(record).__name__]
     except KeyError:
-        raise RejectedDocument("?", f"no loader for records of type {type(record).__name__}") from None
+        raise RejectedDocument("?", f"no loader for {type(record).__name__} records") from None
 
 
 def _record_document(con, doc: Document, *, kind: str, load_id: str, status: str,
@@ -95,7 +96,8 @@ def _already_loaded(con, kind: str, sha256: str) -> bool:
 
 
 def _record_kind(item: Parsed | Rejected) -> str:
-    return item.doc.kind or getattr(getattr(item, "record", None), "kind", None) or "unknown"
+    record_kind = getattr(item, "kind", None) or getattr(getattr(item, "record", None), "kind", None)
+    return item.doc.kind or record_kind or "unknown"
 
 
 def _write_run(con, report: BatchReport, *, command: str, flow_run_id: str | None, started_at,
@@ -139,7 +141,7 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Parsed | Rejected
                 _write_run(con, report, command=command, flow_run_id=flow_run_id, started_at=started_at)
             return report
         except _LoaderRejected as bad:
-            pending = [Rejected(it.doc, bad.error) if it is bad.item else it for it in pending]
+            pending = [Rejected(it.doc, bad.error, _record_kind(it)) if it is bad.item else it for it in pending]
         except BaseException as exc:
             failed = BatchReport(load_id=load_id, status="failed")
             with transaction(con):
@@ -175,8 +177,8 @@ def _load_items(con, items: Sequence[Parsed | Rejected], report: BatchReport, ra
         raw_path = store_raw(raw_dir, doc.body)
         doc_id = _record_document(con, doc, kind=kind, load_id=report.load_id, status="loaded", reason=None,
                                   raw_path=raw_path, cik=cik, accession=accession)
-        loader = _loader_for(item.record)
         try:
+            loader = _loader_for(item.record)
             counts = loader(con, LoadContext(report.load_id, doc_id, doc), item.record)
         except RejectedDocument as exc:
             raise _LoaderRejected(item, RejectedDocument(doc.uri, exc.reason)) from exc

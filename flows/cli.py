@@ -1,0 +1,222 @@
+"""The `edgar-warehouse` command line: init, load, refresh, sql, status (and the registry/metrics verbs)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import logging
+import os
+import sys
+from datetime import date, datetime
+from decimal import Decimal
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from pipelines.documents import read_local_document
+from pipelines.errors import ConfigError, EdgarError, RejectedDocument
+from pipelines.parse import parse_document
+from warehouse.db import WarehouseError, connect, default_db_path, raw_dir_for
+from warehouse.load import Parsed, Rejected, load_batch
+from warehouse.queries import Result, run_query, status_sections
+
+# Exit codes scripts can rely on.
+EXIT_OK = 0
+EXIT_ERROR = 1          # the command failed; nothing was committed
+EXIT_USAGE = 2          # bad arguments (typer's own)
+EXIT_PARTIAL = 3        # committed, but some documents were rejected or not fetched
+EXIT_CONFIG = 4         # not configured (e.g. SEC_USER_AGENT missing)
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Provenance-rich SEC EDGAR fact warehouse (DuckDB).")
+err = Console(stderr=True)
+out = Console(width=None if sys.stdout.isatty() else 200)
+
+
+class Format(StrEnum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+class State:
+    db: Path = default_db_path()
+
+
+@app.callback()
+def main_options(
+    db: Annotated[Path | None, typer.Option("--db", help="Warehouse file [env EDGAR_WAREHOUSE_DB, else ./edgar.duckdb]")] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log requests and loads.")] = False,
+) -> None:
+    State.db = db or default_db_path()
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def fail(message: str, code: int = EXIT_ERROR) -> None:
+    err.print(f"[red]error:[/red] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+@app.command()
+def init() -> None:
+    """Create the warehouse file (or bring its schema up to date)."""
+    con = connect(State.db)
+    n = run_query(con, "SELECT count(*) FROM schema_migrations").rows[0][0]
+    con.close()
+    out.print(f"{State.db}: schema at migration {n}")
+
+
+@app.command()
+def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz accepted); kind detected from content.")],
+         accession: Annotated[str | None, typer.Option(help="Accession for a single ownership XML whose name carries none.")] = None) -> None:
+    """Load local SEC files (companyfacts, submissions and pages, tickers, Forms 3/4/5) in one run."""
+    files = [p for p in paths]
+    items: list[Parsed | Rejected] = []
+    with _progress() as progress:
+        task = progress.add_task("parsing", total=len(files))
+        for path in files:
+            try:
+                doc = read_local_document(path)
+                if accession and len(files) == 1:
+                    doc = _with_accession(doc, accession)
+                _kind, record = parse_document(doc)
+                items.append(Parsed(doc, record))
+            except RejectedDocument as exc:
+                if not Path(path).is_file():
+                    progress.stop()
+                    fail(str(exc))
+                items.append(Rejected(read_local_document(path) if Path(path).is_file() else doc, exc))
+            progress.advance(task)
+    con = connect(State.db)
+    try:
+        report = load_batch(con, items, raw_dir=raw_dir_for(State.db), command="load")
+    finally:
+        con.close()
+    out.print(report.summary())
+    for uri, reason in report.rejected:
+        err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
+    if report.rejected:
+        raise typer.Exit(EXIT_PARTIAL)
+
+
+def _with_accession(doc, accession: str):
+    from dataclasses import replace
+
+    return replace(doc, accession=accession)
+
+
+@app.command()
+def refresh(
+    ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Ticker (repeatable).")] = None,
+    cik: Annotated[list[int] | None, typer.Option("--cik", "-c", help="CIK (repeatable).")] = None,
+    replay: Annotated[Path | None, typer.Option(help="Serve recorded responses from this folder (no network).")] = None,
+    cache_dir: Annotated[Path | None, typer.Option(help="On-disk HTTP cache for live runs.")] = None,
+    insider_since: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="Fetch Forms 3/4/5 filed on/after this date.")] = None,
+    no_insiders: Annotated[bool, typer.Option("--no-insiders", help="Skip Forms 3/4/5.")] = False,
+) -> None:
+    """Fetch and load companies from SEC (or a replay folder) with the Prefect refresh flow."""
+    if not ticker and not cik:
+        fail("name at least one --ticker or --cik", EXIT_USAGE)
+    from flows.refresh import run_refresh
+
+    out.print(f"refreshing {', '.join([*(ticker or []), *map(str, cik or [])])} "
+              f"({'replay ' + str(replay) if replay else 'live SEC'}) ...")
+    result = run_refresh(State.db, tickers=ticker or [], ciks=cik or [], replay=str(replay) if replay else None,
+                         cache_dir=str(cache_dir) if cache_dir else None,
+                         insider_since=insider_since.date() if insider_since else None,
+                         insiders=not no_insiders)
+    rows = ", ".join(f"{k}={v}" for k, v in sorted(result["row_counts"].items()) if v) or "no new rows"
+    out.print(f"load {result['load_id'][:8]} {result['status']}: {result['loaded']} documents loaded, "
+              f"{result['unchanged']} unchanged, {len(result['rejected'])} rejected; {rows}")
+    for uri, reason in result["rejected"]:
+        err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
+    for what, reason in result["not_fetched"]:
+        err.print(f"[yellow]not fetched:[/yellow] {what}: {reason}", highlight=False)
+    for t in result["unknown_tickers"]:
+        err.print(f"[yellow]unknown ticker:[/yellow] {t}", highlight=False)
+    if result["rejected"] or result["not_fetched"] or result["unknown_tickers"]:
+        raise typer.Exit(EXIT_PARTIAL)
+
+
+@app.command("sql")
+def sql_cmd(query: Annotated[str, typer.Argument(help="SQL to run (read-only connection).")],
+            format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
+            limit: Annotated[int, typer.Option(help="Rows shown in table format (0 = all).")] = 100) -> None:
+    """Run read-only SQL against the warehouse; output as a table, CSV or JSON."""
+    con = connect(State.db, read_only=True)
+    try:
+        result = run_query(con, query)
+    finally:
+        con.close()
+    print_result(result, format, limit=limit)
+
+
+@app.command()
+def status() -> None:
+    """What the warehouse holds: totals, companies, coverage, recent runs, rejections."""
+    con = connect(State.db, read_only=True)
+    try:
+        sections = status_sections(con)
+    finally:
+        con.close()
+    out.print(f"[bold]{State.db}[/bold]")
+    for title, result in sections:
+        print_result(result, Format.table, title=title)
+
+
+def _plain(v):
+    if isinstance(v, Decimal):
+        return format(v.normalize(), "f") if v == v.to_integral_value() else format(v.normalize(), "f")
+    if isinstance(v, datetime | date):
+        return v.isoformat()
+    return v
+
+
+def print_result(result: Result, fmt: Format, *, limit: int = 0, title: str | None = None) -> None:
+    if fmt is Format.json:
+        sys.stdout.write(json.dumps([{c: _plain(v) for c, v in zip(result.columns, row, strict=True)}
+                                     for row in result.rows], default=str, indent=1) + "\n")
+        return
+    if fmt is Format.csv:
+        w = csv.writer(sys.stdout)
+        w.writerow(result.columns)
+        for row in result.rows:
+            w.writerow([_plain(v) for v in row])
+        return
+    table = Table(title=title, title_justify="left", show_lines=False)
+    for c in result.columns:
+        table.add_column(c, overflow="fold")
+    shown = result.rows if not limit else result.rows[:limit]
+    for row in shown:
+        table.add_row(*["" if v is None else str(_plain(v)) for v in row])
+    out.print(table)
+    if limit and len(result.rows) > limit:
+        out.print(f"({len(result.rows) - limit} more rows; use --limit 0 or --format csv)")
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err, transient=True, disable=not err.is_terminal)
+
+
+def main() -> None:
+    """Console entry point: one-line errors, exit codes scripts can rely on."""
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    try:
+        app()
+    except ConfigError as exc:
+        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        sys.exit(EXIT_CONFIG)
+    except (WarehouseError, EdgarError) as exc:
+        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        sys.exit(EXIT_ERROR)
+
+
+if __name__ == "__main__":
+    main()

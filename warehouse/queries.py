@@ -1,0 +1,55 @@
+"""Read-side helpers used by the CLI and notebooks: run SQL, return column names and rows or Polars."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import duckdb
+import polars as pl
+
+from warehouse.db import WarehouseError
+from warehouse.sqlfiles import sql
+
+
+class QueryError(WarehouseError):
+    """A query the user or a tool sent failed (syntax, unknown column, read-only violation...)."""
+
+
+@dataclass(frozen=True)
+class Result:
+    columns: list[str]
+    rows: list[tuple]
+
+
+def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | None = None) -> Result:
+    """Execute ``query`` and fetch everything (no result left open); SQL errors become QueryError."""
+    try:
+        cur = con.execute(query, params or [])
+    except duckdb.Error as exc:
+        raise QueryError(f"{type(exc).__name__}: {exc}") from exc
+    columns = [d[0] for d in cur.description] if cur.description else []
+    return Result(columns, cur.fetchall())
+
+
+def run_named(con: duckdb.DuckDBPyConnection, name: str, params: list | dict | None = None) -> Result:
+    """Run a shipped query file, e.g. ``run_named(con, "status/totals")``."""
+    return run_query(con, sql(name), params)
+
+
+def to_polars(result: Result) -> pl.DataFrame:
+    return pl.DataFrame(result.rows, schema=result.columns, orient="row", infer_schema_length=None)
+
+
+def status_sections(con: duckdb.DuckDBPyConnection) -> list[tuple[str, Result]]:
+    """The sections `edgar-warehouse status` prints, in order; optional ones appear once their
+    tables exist (coverage comes with the filings migration)."""
+    sections = [("Totals", run_named(con, "status/totals")),
+                ("Companies", run_named(con, "status/companies"))]
+    views = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+    if "company_coverage" in views:
+        sections.append(("Filings coverage", run_query(con, "SELECT * FROM company_coverage ORDER BY cik")))
+    sections.append(("Recent load runs", run_named(con, "status/recent_runs")))
+    rejected = run_named(con, "status/rejected")
+    if rejected.rows:
+        sections.append(("Rejected documents", rejected))
+    return sections

@@ -1,0 +1,6 @@
+-- Rejected documents, newest first (grain: source document).
+SELECT source_document_id, kind, uri, reject_reason, fetched_at
+FROM source_documents
+WHERE status = 'rejected'
+ORDER BY source_document_id DESC
+LIMIT 20;
