@@ -53,3 +53,26 @@ def parse_document(doc: Document) -> tuple[str, Any]:
         accession = doc.accession or accession_from_filename(name)
         return kind, parse_ownership(doc.body, document=doc.uri, accession=accession)
     raise RejectedDocument(doc.uri, f"documents of kind {kind!r} are not loadable")
+
+
+def _parse_one(doc: Document) -> tuple[Document, Any]:
+    try:
+        return doc, parse_document(doc)[1]
+    except RejectedDocument as exc:
+        return doc, exc
+
+
+def parse_many(docs: list[Document], *, workers: int | None = None) -> list[tuple[Document, Any]]:
+    """Parse documents, in a process per core when there are several big ones.
+
+    Returns (doc, record) pairs in input order; a bad document gives (doc, RejectedDocument).
+    """
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    workers = workers or min(len(docs), os.cpu_count() or 1)
+    if workers <= 1 or sum(d.size for d in docs) < 4_000_000:
+        return [_parse_one(d) for d in docs]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
+        return list(pool.map(_parse_one, docs))

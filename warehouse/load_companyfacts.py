@@ -42,9 +42,15 @@ def load_companyfacts(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: 
     cik = record.cik
     con.register("cf_arrow", record.facts)
     try:
-        con.execute(sql("companyfacts/stage"), {"cik": cik})
+        return _load_staged(con, ctx, record)
     finally:
+        con.execute("DROP VIEW IF EXISTS cf_stage")
         con.unregister("cf_arrow")
+
+
+def _load_staged(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: CompanyFacts) -> dict[str, int]:
+    cik = record.cik
+    con.execute(sql("companyfacts/stage").replace("$cik", str(int(cik))))
     inexact = fetch_value(con, "SELECT count(*) FROM cf_stage WHERE val_float IS NOT NULL"
                                " AND CAST(value AS DOUBLE) <> val_float")
     if inexact:
@@ -67,6 +73,5 @@ def load_companyfacts(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: 
     con.execute(
         "INSERT INTO companies (cik, name, source_document_id, load_id) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (cik) DO NOTHING", [cik, record.entity_name, ctx.source_document_id, ctx.load_id])
-    con.execute("DROP TABLE cf_stage")
     return {"facts": inserted, "fiscal_calendar": calendar_years, "facts_fiscal_reassigned": reassigned,
             "concepts": int(new_concepts or 0)}

@@ -1,6 +1,7 @@
--- Stage one companyfacts payload (registered Arrow table cf_arrow) with typed columns.
+-- Stage one companyfacts payload (registered Arrow table cf_arrow) with typed columns: a view,
+-- so the Arrow data is read straight into facts without an intermediate copy.
 -- grain: one row per reported (taxonomy, concept, unit, period_start, period_end, accession).
-CREATE OR REPLACE TEMP TABLE cf_stage AS
+CREATE OR REPLACE TEMP VIEW cf_stage AS
 SELECT CAST($cik AS INTEGER)                                   AS cik,
        taxonomy, concept, unit,
        CAST(period_start AS DATE)                              AS period_start,
