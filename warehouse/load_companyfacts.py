@@ -39,7 +39,6 @@ def rebuild_calendar(con: duckdb.DuckDBPyConnection, cik: int, load_id: str) -> 
 
 def load_companyfacts(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: CompanyFacts) -> dict[str, int]:
     """Append the versions of ``record`` not yet stored; never replace a stored version."""
-    cik = record.cik
     con.register("cf_arrow", record.facts)
     try:
         return _load_staged(con, ctx, record)
