@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from warehouse.load_companyfacts import load_companyfacts
+from warehouse.load_ownership import load_ownership
 
 LOADERS = {
     "CompanyFacts": load_companyfacts,
+    "OwnershipFiling": load_ownership,
 }
