@@ -22,7 +22,9 @@ demo: ## build a real warehouse ($(DB)) from bundled recorded SEC responses (no 
 	rm -f $(DB) $(DB).wal
 	SEC_USER_AGENT="$${SEC_USER_AGENT:-edgar-warehouse demo demo@example.invalid}" \
 	  $(BIN)/edgar-warehouse --db $(DB) refresh --replay tests/fixtures/sec \
-	  --ticker AAPL --ticker NVDA --ticker TSM --ticker GOOGL
+	  --ticker AAPL --ticker NVDA --ticker TSM --ticker GOOGL \
+	  --insider-since 2022-05-06 --insider-until 2022-05-06; \
+	  rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 3 ]  # 3 = loaded, with documents the replay folder lacks
 	$(BIN)/edgar-warehouse --db $(DB) status
 
 test: lint ## lint (layer rules included) and run the test suite

@@ -118,6 +118,7 @@ def refresh(
     replay: Annotated[Path | None, typer.Option(help="Serve recorded responses from this folder (no network).")] = None,
     cache_dir: Annotated[Path | None, typer.Option(help="On-disk HTTP cache for live runs.")] = None,
     insider_since: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="Fetch Forms 3/4/5 filed on/after this date.")] = None,
+    insider_until: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="... and on/before this date.")] = None,
     no_insiders: Annotated[bool, typer.Option("--no-insiders", help="Skip Forms 3/4/5.")] = False,
 ) -> None:
     """Fetch and load companies from SEC (or a replay folder) with the Prefect refresh flow."""
@@ -130,6 +131,7 @@ def refresh(
     result = run_refresh(State.db, tickers=ticker or [], ciks=cik or [], replay=str(replay) if replay else None,
                          cache_dir=str(cache_dir) if cache_dir else None,
                          insider_since=insider_since.date() if insider_since else None,
+                         insider_until=insider_until.date() if insider_until else None,
                          insiders=not no_insiders)
     rows = ", ".join(f"{k}={v}" for k, v in sorted(result["row_counts"].items()) if v) or "no new rows"
     out.print(f"load {result['load_id'][:8]} {result['status']}: {result['loaded']} documents loaded, "

@@ -103,8 +103,10 @@ def load_task(db: str, items: list[Parsed | Rejected], flow_run_id: str | None) 
 
 
 @task(name="ownership-accessions-to-fetch", cache_policy=NO_CACHE)
-def ownership_to_fetch(db: str, submissions: list[Parsed], since: date | None) -> list[tuple[int, str]]:
-    """(cik, accession) of Forms 3/4/5 listed in the fetched submissions and not yet loaded."""
+def ownership_to_fetch(db: str, submissions: list[Parsed], since: date | None,
+                       until: date | None = None) -> list[tuple[int, str]]:
+    """(cik, accession) of Forms 3/4/5 listed in the fetched submissions, filed within
+    [since, until], and not loaded yet."""
     from pipelines.submissions import ownership_filings
     from warehouse.db import connect
     from warehouse.load_ownership import loaded_accessions
@@ -112,7 +114,7 @@ def ownership_to_fetch(db: str, submissions: list[Parsed], since: date | None) -
     wanted: dict[str, int] = {}
     for item in submissions:
         for cik, accession, filing_date in ownership_filings(item.record):
-            if since is None or filing_date >= since:
+            if (since is None or filing_date >= since) and (until is None or filing_date <= until):
                 wanted.setdefault(accession, cik)
     if not wanted:
         return []
@@ -127,7 +129,8 @@ def ownership_to_fetch(db: str, submissions: list[Parsed], since: date | None) -
 @flow(name="edgar-refresh", log_prints=False)
 def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | None = None,
                  replay: str | None = None, cache_dir: str | None = None,
-                 insider_since: date | None = None, insiders: bool = True) -> dict:
+                 insider_since: date | None = None, insider_until: date | None = None,
+                 insiders: bool = True) -> dict:
     """Refresh the given companies: companyfacts, submissions with every page, and the Forms 3/4/5
     listed in their submissions (filed on/after ``insider_since``) that are not loaded yet.
     Everything fetched in the run is committed in ONE transaction (readers never see half a run)."""
@@ -151,7 +154,7 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
                     lambda n=name, c=sub.record.cik: client.fetch_submissions_page(n, c)))
         results += [f.result() for f in pages]
         if insiders and submissions:
-            todo = ownership_to_fetch(db, submissions, insider_since)
+            todo = ownership_to_fetch(db, submissions, insider_since, insider_until)
             owned = [fetch_parse_task.submit(
                 f"ownership {acc}",
                 lambda c=cik, a=acc: client.fetch_archive(_ownership_path(c, a), kind="ownership", accession=a))
