@@ -1,0 +1,434 @@
+"""Parse data.sec.gov submissions payloads (main CIK##########.json and its -submissions-NNN pages)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
+
+import msgspec
+import pyarrow as pa
+
+from pipelines.companyfacts import parse_cik
+from pipelines.errors import RejectedDocument
+
+EASTERN = ZoneInfo("America/New_York")
+ARCHIVES = "https://www.sec.gov/Archives/edgar/data"
+
+_ACCESSION = re.compile(r"^\d{10}-\d{2}-\d{6}$")
+_PAGE_NAME = re.compile(r"^CIK(\d{10})-submissions-(\d{3,})\.json$")
+_XSL_FOLDER = re.compile(r"^xsl[^/]*/", re.IGNORECASE)
+_REQUIRED = ("accessionNumber", "filingDate", "form")
+
+# SEC's column name -> ours. Every other column is tolerated and reported in ``extra_columns``.
+_KNOWN = {
+    "accessionNumber", "filingDate", "reportDate", "acceptanceDateTime", "act", "form", "fileNumber",
+    "filmNumber", "items", "core_type", "size", "isXBRL", "isInlineXBRL", "isXBRLNumeric",
+    "primaryDocument", "primaryDocDescription",
+}
+
+FILING_SCHEMA = pa.schema([
+    ("accession", pa.string()),
+    ("form", pa.string()),
+    ("base_form", pa.string()),
+    ("is_amendment", pa.bool_()),
+    ("filing_date", pa.date32()),
+    ("acceptance_time", pa.timestamp("us")),
+    ("acceptance_time_raw", pa.string()),
+    ("acceptance_time_basis", pa.string()),
+    ("report_date", pa.date32()),
+    ("act", pa.string()),
+    ("file_number", pa.string()),
+    ("film_number", pa.string()),
+    ("items", pa.string()),
+    ("core_type", pa.string()),
+    ("size", pa.int64()),
+    ("is_xbrl", pa.bool_()),
+    ("is_inline_xbrl", pa.bool_()),
+    ("is_xbrl_numeric", pa.bool_()),
+    ("primary_document", pa.string()),
+    ("primary_doc_description", pa.string()),
+    ("index_url", pa.string()),
+    ("document_url", pa.string()),
+])
+
+
+@dataclass(frozen=True)
+class FormerName:
+    name: str
+    from_date: date | None
+    to_date: date | None
+
+
+@dataclass(frozen=True)
+class PageRef:
+    """One entry of ``filings.files``: a page the main file declares."""
+
+    name: str
+    filing_count: int | None
+    filing_from: date | None
+    filing_to: date | None
+
+
+@dataclass(frozen=True)
+class Submissions:
+    """A company's main submissions file: identity plus its most recent filings (``filings``)."""
+
+    cik: int
+    name: str | None
+    tickers: list[str]
+    exchanges: list[str]
+    fiscal_year_end: str | None
+    entity_type: str | None
+    sic: str | None
+    sic_description: str | None
+    category: str | None
+    state_of_incorporation: str | None
+    state_of_incorporation_description: str | None
+    ein: str | None
+    lei: str | None
+    owner_org: str | None
+    phone: str | None
+    website: str | None
+    flags: str | None
+    insider_transaction_for_owner_exists: bool | None
+    insider_transaction_for_issuer_exists: bool | None
+    addresses_json: str | None
+    former_names: list[FormerName]
+    filings: pa.Table
+    pages: list[PageRef]
+    acceptance_clock: str
+    extra_columns: list[str] = field(default_factory=list)
+    kind: str = "submissions"
+
+    @property
+    def page_names(self) -> list[str]:
+        return [p.name for p in self.pages]
+
+    @property
+    def observed_at(self) -> datetime | None:
+        """Newest acceptance time in the payload: the payload is at least this recent."""
+        col = self.filings.column("acceptance_time")
+        return pa.compute.max(col).as_py() if len(col) else None
+
+
+@dataclass(frozen=True)
+class SubmissionsPage:
+    """One ``CIK##########-submissions-NNN.json`` page: older filings of ``cik`` (given by the caller)."""
+
+    cik: int
+    page_name: str
+    filings: pa.Table
+    acceptance_clock: str
+    extra_columns: list[str] = field(default_factory=list)
+    kind: str = "submissions_page"
+
+
+def page_cik_and_name(path_or_url: str) -> tuple[int, str]:
+    """'…/CIK0001318605-submissions-001.json(.gz)' -> (1318605, 'CIK0001318605-submissions-001.json')."""
+    base = path_or_url.rstrip("/").rsplit("/", 1)[-1]
+    if base.endswith(".gz"):
+        base = base[:-3]
+    m = _PAGE_NAME.match(base)
+    if not m:
+        raise RejectedDocument(path_or_url, "not a submissions page name (CIK##########-submissions-NNN.json)")
+    return int(m.group(1)), base
+
+
+def _decode(body: bytes, document: str, what: str) -> object:
+    head = body.lstrip()[:64].lower()
+    if not head:
+        raise RejectedDocument(document, f"empty body where {what} JSON was expected")
+    if head.startswith((b"<!doctype", b"<html", b"<")):
+        raise RejectedDocument(document, f"an HTML/XML page where {what} JSON was expected "
+                                         "(SEC throttle or error page?)")
+    try:
+        return msgspec.json.decode(body)
+    except msgspec.DecodeError as exc:
+        raise RejectedDocument(document, f"invalid or truncated JSON: {exc}") from exc
+
+
+def _text(v: object) -> str | None:
+    if v is None:
+        return None
+    s = str(v).strip()
+    return s or None
+
+
+def _flag(v: object) -> bool | None:
+    if v is None or v == "":
+        return None
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int | float):
+        return bool(v)
+    return str(v).strip().lower() in ("1", "true", "y", "yes")
+
+
+def _date(v: object, document: str, what: str) -> date | None:
+    s = _text(v)
+    if s is None:
+        return None
+    try:
+        return date.fromisoformat(s[:10])
+    except ValueError as exc:
+        raise RejectedDocument(document, f"{what} {s!r} is not a date") from exc
+
+
+# ---------------------------------------------------------------------------------------------
+# Acceptance time. EDGAR accepts filings from 06:00 to 22:00 US Eastern. SEC's acceptanceDateTime
+# always ends in "Z", but older payloads (seen in copies fetched in 2022 and 2023) carry Eastern
+# wall-clock time under that "Z", while recent payloads (2025-2026 copies) carry true UTC: the same
+# accession differs by exactly 4 h (EDT) or 5 h (EST) between the two. A payload's clock is told
+# from its own times: as-given times 06:00-09:59 are impossible in UTC (01:00-05:59 Eastern, EDGAR
+# closed) and times 00:00-03:59 (other than a bare 00:00:00 date placeholder) or after 22:15 are
+# impossible as Eastern; the clock with more evidence wins. With no evidence either way the Eastern reading is assumed: it is the later of the two,
+# so a point-in-time query can never show a value before it was public.
+# ---------------------------------------------------------------------------------------------
+
+CLOCK_UTC = "utc"
+CLOCK_EASTERN = "eastern"
+CLOCK_ASSUMED_EASTERN = "assumed_eastern"
+
+BASIS = {CLOCK_UTC: "sec_utc", CLOCK_EASTERN: "eastern_converted", CLOCK_ASSUMED_EASTERN: "eastern_assumed"}
+
+
+def _parse_sec_timestamp(raw: str) -> datetime:
+    s = raw.strip()
+    if s.endswith("Z"):
+        s = s[:-1]
+    return datetime.fromisoformat(s).replace(tzinfo=None, microsecond=0)
+
+
+def detect_acceptance_clock(raw_times: list[str | None]) -> tuple[str, Counter]:
+    """Tell whether a payload's acceptanceDateTime values are true UTC or Eastern labelled 'Z'."""
+    evidence: Counter = Counter()
+    for raw in raw_times:
+        if not raw or len(raw) < 19:
+            continue
+        hms = raw[11:19]
+        if hms in ("00:00:00", "04:00:00", "05:00:00"):
+            continue  # date-only placeholders (midnight Eastern in either clock)
+        hour = int(raw[11:13])
+        if 6 <= hour <= 9:
+            evidence[CLOCK_EASTERN] += 1
+        elif hour <= 3 or hms >= "22:15:00":
+            evidence[CLOCK_UTC] += 1
+    if evidence[CLOCK_UTC] > evidence[CLOCK_EASTERN]:
+        return CLOCK_UTC, evidence
+    if evidence[CLOCK_EASTERN] > evidence[CLOCK_UTC]:
+        return CLOCK_EASTERN, evidence
+    return CLOCK_ASSUMED_EASTERN, evidence
+
+
+def to_utc(raw: str, clock: str) -> tuple[datetime | None, str]:
+    """One acceptanceDateTime -> (naive UTC timestamp or None, basis)."""
+    ts = _parse_sec_timestamp(raw)
+    if clock == CLOCK_UTC:
+        utc = ts
+        eastern = ts.replace(tzinfo=UTC).astimezone(EASTERN)
+    else:
+        eastern = ts.replace(tzinfo=EASTERN)
+        utc = eastern.astimezone(UTC).replace(tzinfo=None)
+    if (eastern.hour, eastern.minute, eastern.second) == (0, 0, 0):
+        return None, "date_only"  # SEC gave a date with no time of day: unknown moment that day
+    return utc, BASIS[clock]
+
+
+def _filings_table(cols: dict, *, cik: int, document: str) -> tuple[pa.Table, str, list[str]]:
+    if not isinstance(cols, dict):
+        raise RejectedDocument(document, "filings are not an object of columns")
+    missing = [c for c in _REQUIRED if c not in cols]
+    if missing:
+        raise RejectedDocument(document, f"filings lack required column(s) {', '.join(missing)}")
+    lengths = {k: len(v) for k, v in cols.items() if isinstance(v, list)}
+    not_lists = [k for k, v in cols.items() if not isinstance(v, list)]
+    if not_lists:
+        raise RejectedDocument(document, f"filings column(s) {', '.join(sorted(not_lists))} are not arrays")
+    n = lengths["accessionNumber"]
+    uneven = sorted(k for k, m in lengths.items() if m != n)
+    if uneven:
+        raise RejectedDocument(document, f"filings columns have different lengths ({', '.join(uneven)} vs "
+                                         f"accessionNumber={n})")
+    extra = sorted(set(cols) - _KNOWN)
+
+    def col(name: str) -> list:
+        return cols.get(name) or [None] * n
+
+    accs = [_text(a) for a in cols["accessionNumber"]]
+    bad = [a for a in accs if a is None or not _ACCESSION.match(a)]
+    if bad:
+        raise RejectedDocument(document, f"{len(bad)} malformed accession number(s), e.g. {bad[0]!r}")
+    if len(set(accs)) != n:
+        dup = next(a for a, k in Counter(accs).items() if k > 1)
+        raise RejectedDocument(document, f"accession {dup} is listed twice")
+    forms = [_text(f) for f in cols["form"]]
+    if any(f is None for f in forms):
+        raise RejectedDocument(document, "a filing has no form type")
+    filing_dates = [_date(d, document, "filingDate") for d in cols["filingDate"]]
+    if any(d is None for d in filing_dates):
+        raise RejectedDocument(document, "a filing has no filingDate")
+    report_dates = [_date(d, document, "reportDate") for d in col("reportDate")]
+
+    raw_acc = [_text(a) for a in col("acceptanceDateTime")]
+    clock, _evidence = detect_acceptance_clock(raw_acc)
+    acc_time: list[datetime | None] = []
+    acc_basis: list[str | None] = []
+    for raw in raw_acc:
+        if raw is None:
+            acc_time.append(None)
+            acc_basis.append(None)
+            continue
+        try:
+            t, basis = to_utc(raw, clock)
+        except ValueError as exc:
+            raise RejectedDocument(document, f"acceptanceDateTime {raw!r} is not a timestamp") from exc
+        acc_time.append(t)
+        acc_basis.append(basis)
+
+    is_amend = [f.upper().endswith("/A") for f in forms]
+    base = [f[:-2] if a else f for f, a in zip(forms, is_amend, strict=True)]
+    prim = [_text(p) for p in col("primaryDocument")]
+    sizes = []
+    for s in col("size"):
+        if s in (None, ""):
+            sizes.append(None)
+        elif isinstance(s, int) and not isinstance(s, bool):
+            sizes.append(s)
+        else:
+            try:
+                sizes.append(int(str(s)))
+            except ValueError as exc:
+                raise RejectedDocument(document, f"size {s!r} is not an integer") from exc
+    folder = [f"{ARCHIVES}/{cik}/{a.replace('-', '')}" for a in accs]
+    index_url = [f"{d}/{a}-index.htm" for d, a in zip(folder, accs, strict=True)]
+    doc_url = [f"{d}/{_XSL_FOLDER.sub('', p)}" if p else None for d, p in zip(folder, prim, strict=True)]
+
+    table = pa.Table.from_arrays([
+        pa.array(accs, pa.string()),
+        pa.array(forms, pa.string()),
+        pa.array(base, pa.string()),
+        pa.array(is_amend, pa.bool_()),
+        pa.array(filing_dates, pa.date32()),
+        pa.array(acc_time, pa.timestamp("us")),
+        pa.array(raw_acc, pa.string()),
+        pa.array(acc_basis, pa.string()),
+        pa.array(report_dates, pa.date32()),
+        pa.array([_text(v) for v in col("act")], pa.string()),
+        pa.array([_text(v) for v in col("fileNumber")], pa.string()),
+        pa.array([_text(v) for v in col("filmNumber")], pa.string()),
+        pa.array([_text(v) for v in col("items")], pa.string()),
+        pa.array([_text(v) for v in col("core_type")], pa.string()),
+        pa.array(sizes, pa.int64()),
+        pa.array([_flag(v) for v in col("isXBRL")], pa.bool_()),
+        pa.array([_flag(v) for v in col("isInlineXBRL")], pa.bool_()),
+        pa.array([_flag(v) for v in col("isXBRLNumeric")], pa.bool_()),
+        pa.array(prim, pa.string()),
+        pa.array([_text(v) for v in col("primaryDocDescription")], pa.string()),
+        pa.array(index_url, pa.string()),
+        pa.array(doc_url, pa.string()),
+    ], schema=FILING_SCHEMA)
+    return table, clock, extra
+
+
+def _str_list(v: object, document: str, what: str) -> list[str]:
+    if v is None:
+        return []
+    if not isinstance(v, list):
+        raise RejectedDocument(document, f"{what} is not a list")
+    return [s for s in (_text(x) for x in v) if s]
+
+
+def parse_submissions(body: bytes, *, document: str, expected_cik: int | None = None) -> Submissions:
+    """Bytes of a main submissions JSON -> Submissions. Raises RejectedDocument naming ``document``."""
+    data = _decode(body, document, "submissions")
+    if not isinstance(data, dict) or "filings" not in data or "cik" not in data:
+        raise RejectedDocument(document, "not a submissions document (no cik/filings)")
+    cik = parse_cik(data["cik"], document=document)
+    if expected_cik is not None and cik != expected_cik:
+        raise RejectedDocument(document, f"body is about CIK {cik}, but CIK {expected_cik} was requested")
+    filings = data["filings"]
+    if not isinstance(filings, dict) or not filings.get("recent"):
+        raise RejectedDocument(document, "submissions has an empty filings section (no 'recent' columns)")
+    table, clock, extra = _filings_table(filings["recent"], cik=cik, document=document)
+
+    pages: list[PageRef] = []
+    files = filings.get("files") or []
+    if not isinstance(files, list):
+        raise RejectedDocument(document, "filings.files is not a list")
+    for f in files:
+        if not isinstance(f, dict) or not _text(f.get("name")):
+            raise RejectedDocument(document, f"filings.files entry without a name: {f!r}")
+        name = _text(f["name"])
+        page_cik, _ = page_cik_and_name(name)
+        if page_cik != cik:
+            raise RejectedDocument(document, f"declares page {name} of another CIK")
+        count = f.get("filingCount")
+        pages.append(PageRef(name, int(count) if count is not None else None,
+                             _date(f.get("filingFrom"), document, "filingFrom"),
+                             _date(f.get("filingTo"), document, "filingTo")))
+
+    former = []
+    for fn in data.get("formerNames") or []:
+        if isinstance(fn, dict) and _text(fn.get("name")):
+            # formerNames dates are midnight Eastern (true UTC 04:00/05:00Z, or 00:00Z): the date part
+            # is the calendar day either way.
+            former.append(FormerName(_text(fn["name"]), _date(fn.get("from"), document, "formerNames.from"),
+                                     _date(fn.get("to"), document, "formerNames.to")))
+    addresses = data.get("addresses")
+    return Submissions(
+        cik=cik,
+        name=_text(data.get("name")),
+        tickers=_str_list(data.get("tickers"), document, "tickers"),
+        exchanges=_str_list(data.get("exchanges"), document, "exchanges"),
+        fiscal_year_end=_text(data.get("fiscalYearEnd")),
+        entity_type=_text(data.get("entityType")),
+        sic=_text(data.get("sic")),
+        sic_description=_text(data.get("sicDescription")),
+        category=_text(data.get("category")),
+        state_of_incorporation=_text(data.get("stateOfIncorporation")),
+        state_of_incorporation_description=_text(data.get("stateOfIncorporationDescription")),
+        ein=_text(data.get("ein")),
+        lei=_text(data.get("lei")),
+        owner_org=_text(data.get("ownerOrg")),
+        phone=_text(data.get("phone")),
+        website=_text(data.get("website")),
+        flags=_text(data.get("flags")),
+        insider_transaction_for_owner_exists=_flag(data.get("insiderTransactionForOwnerExists")),
+        insider_transaction_for_issuer_exists=_flag(data.get("insiderTransactionForIssuerExists")),
+        addresses_json=msgspec.json.encode(addresses).decode() if addresses else None,
+        former_names=former,
+        filings=table,
+        pages=pages,
+        acceptance_clock=clock,
+        extra_columns=extra,
+    )
+
+
+def parse_submissions_page(body: bytes, *, document: str, cik: int, page_name: str) -> SubmissionsPage:
+    """Bytes of a ``-submissions-NNN.json`` page -> SubmissionsPage (the page itself names no CIK)."""
+    page_cik, name = page_cik_and_name(page_name)
+    if page_cik != cik:
+        raise RejectedDocument(document, f"page {name} belongs to CIK {page_cik}, not CIK {cik}")
+    data = _decode(body, document, "submissions page")
+    if not isinstance(data, dict):
+        raise RejectedDocument(document, "a submissions page is a JSON object of columns")
+    if "filings" in data or "cik" in data:
+        raise RejectedDocument(document, "this is a main submissions file, not a page")
+    table, clock, extra = _filings_table(data, cik=cik, document=document)
+    if table.num_rows == 0:
+        raise RejectedDocument(document, f"page {name} lists no filings")
+    return SubmissionsPage(cik=cik, page_name=name, filings=table, acceptance_clock=clock, extra_columns=extra)
+
+
+OWNERSHIP_FORMS = frozenset({"3", "4", "5"})
+
+
+def ownership_filings(record: Submissions | SubmissionsPage) -> list[tuple[int, str, date]]:
+    """(cik, accession, filing_date) of the Forms 3/4/5 (and their /A) a submissions payload lists."""
+    t = record.filings
+    return [(record.cik, acc, fd) for acc, base, fd in zip(
+        t.column("accession").to_pylist(), t.column("base_form").to_pylist(),
+        t.column("filing_date").to_pylist(), strict=True) if base in OWNERSHIP_FORMS]
