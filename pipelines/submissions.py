@@ -306,7 +306,17 @@ def _filings_table(cols: dict, *, cik: int, document: str) -> tuple[pa.Table, st
     index_url = [f"{d}/{a}-index.htm" for d, a in zip(folder, accs, strict=True)]
     doc_url = [f"{d}/{_XSL_FOLDER.sub('', p)}" if p else None for d, p in zip(folder, prim, strict=True)]
 
-    table = pa.Table.from_arrays([
+    try:
+        table = _build_table(accs, forms, base, is_amend, filing_dates, acc_time, raw_acc, acc_basis, report_dates,
+                             col, sizes, prim, index_url, doc_url)
+    except (pa.ArrowInvalid, OverflowError) as exc:
+        raise RejectedDocument(document, f"a filings value cannot be stored: {exc}") from exc
+    return table, clock, extra
+
+
+def _build_table(accs, forms, base, is_amend, filing_dates, acc_time, raw_acc, acc_basis, report_dates,
+                 col, sizes, prim, index_url, doc_url) -> pa.Table:
+    return pa.Table.from_arrays([
         pa.array(accs, pa.string()),
         pa.array(forms, pa.string()),
         pa.array(base, pa.string()),
@@ -330,7 +340,6 @@ def _filings_table(cols: dict, *, cik: int, document: str) -> tuple[pa.Table, st
         pa.array(index_url, pa.string()),
         pa.array(doc_url, pa.string()),
     ], schema=FILING_SCHEMA)
-    return table, clock, extra
 
 
 def _str_list(v: object, document: str, what: str) -> list[str]:
@@ -366,6 +375,8 @@ def parse_submissions(body: bytes, *, document: str, expected_cik: int | None = 
         if page_cik != cik:
             raise RejectedDocument(document, f"declares page {name} of another CIK")
         count = f.get("filingCount")
+        if count is not None and not (isinstance(count, int) or str(count).isdigit()):
+            raise RejectedDocument(document, f"filings.files {name}: filingCount {count!r} is not a number")
         pages.append(PageRef(name, int(count) if count is not None else None,
                              _date(f.get("filingFrom"), document, "filingFrom"),
                              _date(f.get("filingTo"), document, "filingTo")))
