@@ -48,10 +48,11 @@ def parse_document(doc: Document) -> tuple[str, Any]:
 
         return kind, parse_company_tickers_exchange(doc.body, document=doc.uri)
     if kind == "ownership":
-        from pipelines.ownership import accession_from_filename, parse_ownership
+        from pipelines.ownership import parse_ownership
 
-        accession = doc.accession or accession_from_filename(name)
-        return kind, parse_ownership(doc.body, document=doc.uri, accession=accession)
+        # The parser takes the accession from the SEC header, else from the file name in
+        # ``document`` (and records which); ``doc.accession`` is what the fetcher asked for.
+        return kind, parse_ownership(doc.body, document=doc.uri, accession=doc.accession)
     raise RejectedDocument(doc.uri, f"documents of kind {kind!r} are not loadable")
 
 

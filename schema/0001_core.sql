@@ -94,8 +94,11 @@ COMMENT ON COLUMN concepts.concept IS 'Concept (element) name, e.g. Revenues.';
 COMMENT ON COLUMN concepts.label IS 'Standard label (may be NULL: SEC omits it for some ifrs-full concepts).';
 COMMENT ON COLUMN concepts.description IS 'Standard documentation text.';
 
--- grain: (cik, taxonomy, concept, unit, period_start, period_end, accession): EVERY reported
--- version of every companyfacts fact. Append-only: a later filing adds a row, never replaces one.
+-- grain: (cik, taxonomy, concept, unit, period_start, period_end, accession, value): EVERY
+-- reported version of every companyfacts fact. Append-only: a later filing adds a row, never
+-- replaces one. Normally one value per accession; when SEC re-issues a different value under the
+-- SAME accession in a later companyfacts payload (seen: Apple par value 0 -> 0.00001), both rows
+-- are kept and payload_vintage (the newest filed date in the payload) orders them.
 CREATE TABLE facts (
     cik                INTEGER NOT NULL,
     taxonomy           VARCHAR NOT NULL,
@@ -110,6 +113,7 @@ CREATE TABLE facts (
     frame              VARCHAR,
     filing_fy          INTEGER,
     filing_fp          VARCHAR,
+    payload_vintage    DATE NOT NULL,
     fiscal_year        INTEGER,
     fiscal_period      VARCHAR,
     duration_days      INTEGER,
@@ -118,7 +122,7 @@ CREATE TABLE facts (
     source_document_id BIGINT NOT NULL,
     load_id            VARCHAR NOT NULL
 );
-COMMENT ON TABLE facts IS 'Every reported version of every XBRL companyfacts fact (grain: cik, taxonomy, concept, unit, period_start, period_end, accession). Append-only; see facts_current for the latest version and facts_as_of(ts) for point-in-time.';
+COMMENT ON TABLE facts IS 'Every reported version of every XBRL companyfacts fact (grain: cik, taxonomy, concept, unit, period_start, period_end, accession; a second value under the same accession only when SEC re-issued it). Append-only; see facts_current for the latest version and facts_as_of(ts) for point-in-time.';
 COMMENT ON COLUMN facts.cik IS 'Reporting company (integer CIK).';
 COMMENT ON COLUMN facts.taxonomy IS 'Taxonomy prefix (us-gaap, ifrs-full, dei, srt, ecd, ffd, invest, ...).';
 COMMENT ON COLUMN facts.concept IS 'XBRL concept name.';
@@ -132,11 +136,12 @@ COMMENT ON COLUMN facts.filed IS 'Filing date of that filing.';
 COMMENT ON COLUMN facts.frame IS 'SEC calendar frame (CY2023, CY2023Q3I, ...) when SEC assigned one to this version.';
 COMMENT ON COLUMN facts.filing_fy IS 'Fiscal year of the FILING as SEC gave it (fy). Not the value''s own year: a comparative keeps the filing''s fy.';
 COMMENT ON COLUMN facts.filing_fp IS 'Fiscal period of the FILING as SEC gave it (fp: FY, Q1, Q2, Q3).';
+COMMENT ON COLUMN facts.payload_vintage IS 'Newest filed date in the companyfacts payload this row came from: orders two values SEC published for the same key and accession (an SEC-side correction in a later payload); both rows are kept.';
 COMMENT ON COLUMN facts.fiscal_year IS 'The VALUE''s own fiscal year, from the company''s fiscal calendar (see fiscal_calendar).';
 COMMENT ON COLUMN facts.fiscal_period IS 'The VALUE''s own fiscal period: FY, or Q1..Q4 = the fiscal quarter in which period_end falls (a 6-month YTD ending in Q2 is Q2 with duration_class six_months).';
 COMMENT ON COLUMN facts.duration_days IS 'period_end - period_start in days (Apple FY2023 = 370); NULL for instants.';
 COMMENT ON COLUMN facts.duration_class IS 'instant, quarter (80-100 days), six_months (170-200), nine_months (260-290), annual (350-380) or other.';
-COMMENT ON COLUMN facts.fiscal_basis IS 'How fiscal_year was told: observed (a fiscal year end seen in the company''s annual filings), extrapolated (by whole years from observed ends) or assumed_calendar (no annual filings: calendar year assumed).';
+COMMENT ON COLUMN facts.fiscal_basis IS 'How fiscal_year was told: observed (a fiscal year end seen in the company''s annual filings), extrapolated (by whole years from observed ends), transition (a short period between two year ends after a change of year end), or assumed_calendar (no annual filings: calendar year assumed). NULL fiscal_year: the period ends in an uncovered gap of the calendar.';
 COMMENT ON COLUMN facts.source_document_id IS 'The companyfacts payload this row was loaded from.';
 COMMENT ON COLUMN facts.load_id IS 'The load run that inserted this row.';
 
@@ -157,8 +162,24 @@ COMMENT ON COLUMN fiscal_calendar.fiscal_year IS 'Fiscal year label, the company
 COMMENT ON COLUMN fiscal_calendar.fy_start IS 'First day of the fiscal year.';
 COMMENT ON COLUMN fiscal_calendar.fy_end IS 'Last day of the fiscal year.';
 COMMENT ON COLUMN fiscal_calendar.weeks_53 IS 'True when the year is a 53-week year (more than 367 days).';
-COMMENT ON COLUMN fiscal_calendar.basis IS 'observed, extrapolated or assumed_calendar (see facts.fiscal_basis).';
+COMMENT ON COLUMN fiscal_calendar.basis IS 'observed, extrapolated, transition or assumed_calendar (see facts.fiscal_basis).';
 COMMENT ON COLUMN fiscal_calendar.load_id IS 'Load run that last rebuilt this company''s calendar.';
+
+-- The calendar as the loaders match facts against it: a period ending in a gap between two
+-- fiscal years (an unlabelled transition after a change of year end) matches no year.
+CREATE VIEW fiscal_calendar_covering AS
+SELECT cik, fiscal_year, fy_start, fy_end, basis FROM fiscal_calendar
+UNION ALL
+SELECT cik, NULL, CAST(prev_end + INTERVAL 1 DAY AS DATE), CAST(fy_start - INTERVAL 1 DAY AS DATE), NULL
+FROM (SELECT cik, fy_start, lag(fy_end) OVER (PARTITION BY cik ORDER BY fy_end) AS prev_end
+      FROM fiscal_calendar)
+WHERE fy_start - prev_end > 1;
+COMMENT ON VIEW fiscal_calendar_covering IS 'fiscal_calendar plus one row with NULL fiscal_year per uncovered gap between two fiscal years, so a fact ending in a gap gets no fiscal year rather than the next one.';
+COMMENT ON COLUMN fiscal_calendar_covering.cik IS 'Company (integer CIK).';
+COMMENT ON COLUMN fiscal_calendar_covering.fiscal_year IS 'Fiscal year label; NULL for a gap.';
+COMMENT ON COLUMN fiscal_calendar_covering.fy_start IS 'First day of the year or gap.';
+COMMENT ON COLUMN fiscal_calendar_covering.fy_end IS 'Last day of the year or gap.';
+COMMENT ON COLUMN fiscal_calendar_covering.basis IS 'As fiscal_calendar.basis; NULL for a gap.';
 
 -- Scalar rules shared by loaders and views (one definition, used everywhere).
 CREATE MACRO duration_class_of(period_start, duration_days) AS
@@ -174,7 +195,7 @@ COMMENT ON MACRO duration_class_of IS 'Duration class of a fact from its length 
 
 CREATE MACRO fiscal_period_of(period_start, period_end, duration_days, fy_start, fy_end) AS
     CASE
-        WHEN fy_end IS NULL THEN NULL
+        WHEN fy_end IS NULL OR fy_start IS NULL THEN NULL
         WHEN duration_days BETWEEN 350 AND 380 AND abs(period_end - fy_end) <= 10 THEN 'FY'
         WHEN period_start IS NULL AND abs(period_end - fy_end) <= 3 THEN 'FY'
         ELSE 'Q' || CAST(least(greatest(round((period_end - fy_start + 1)
@@ -187,10 +208,13 @@ COMMENT ON MACRO fiscal_period_of IS 'The value''s own fiscal period: FY for an 
 -- never earlier than midnight EST/EDT). Later migrations refine known_from with acceptance time.
 CREATE VIEW fact_versions AS
 SELECT f.*,
+       (row_number() OVER (PARTITION BY f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end,
+                                        f.accession
+                           ORDER BY f.payload_vintage, f.source_document_id) - 1)::SMALLINT AS revision,
        CAST(f.filed + INTERVAL 1 DAY + INTERVAL 5 HOUR AS TIMESTAMP) AS known_from,
        'filed_day_end' AS known_from_basis
 FROM facts f;
-COMMENT ON VIEW fact_versions IS 'facts plus known_from: the UTC time from which each version was public (acceptance time when known, else the end of its filed day).';
+COMMENT ON VIEW fact_versions IS 'facts plus known_from: the UTC time from which each version was public (acceptance time when known, else the end of its filed day), and revision.';
 
 CREATE VIEW facts_ranked AS
 SELECT v.*,
@@ -204,7 +228,7 @@ SELECT v.*,
        first_value(filed) OVER w AS first_filed
 FROM fact_versions v
 WINDOW w AS (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end
-             ORDER BY known_from, filed, accession);
+             ORDER BY known_from, filed, accession, revision);
 COMMENT ON VIEW facts_ranked IS 'Every fact version numbered in publication order within its key, with the prior and first versions alongside.';
 
 CREATE VIEW facts_current AS
@@ -226,7 +250,8 @@ SELECT cik, taxonomy, concept, unit, period_start, period_end, fiscal_year, fisc
        prior_value AS old_value, value AS new_value, value - prior_value AS change,
        prior_accession AS old_accession, accession AS new_accession,
        prior_filed AS old_filed, filed AS new_filed, form AS new_form,
-       CASE WHEN form LIKE '%/A' THEN 'amendment'
+       CASE WHEN accession = prior_accession THEN 'sec_correction'
+            WHEN form LIKE '%/A' THEN 'amendment'
             WHEN prior_value = 0 OR value = 0 THEN 'zeroed_or_filled'
             WHEN abs(value) = abs(prior_value) THEN 'sign_change'
             WHEN abs(value / prior_value) BETWEEN 999 AND 1001 OR abs(prior_value / value) BETWEEN 999 AND 1001
@@ -234,15 +259,119 @@ SELECT cik, taxonomy, concept, unit, period_start, period_end, fiscal_year, fisc
             ELSE 'comparative_revision' END AS change_kind
 FROM facts_ranked
 WHERE version_number > 1 AND value <> prior_value;
-COMMENT ON VIEW fact_restatements IS 'One row per change of value between two consecutive published versions of a fact. change_kind: amendment (the new version came in a /A form), sign_change, scale_change (x1000), zeroed_or_filled, else comparative_revision (a later filing reported the period again with another value).';
+COMMENT ON VIEW fact_restatements IS 'One row per change of value between two consecutive published versions of a fact. change_kind: sec_correction (same accession, re-issued by SEC in a later payload), amendment (the new version came in a /A form), sign_change, scale_change (x1000), zeroed_or_filled, else comparative_revision (a later filing reported the period again with another value).';
+
+-- Column comments of the views above (agents read the dictionary from the database).
+COMMENT ON COLUMN fact_versions.cik IS 'Reporting company (integer CIK).';
+COMMENT ON COLUMN fact_versions.taxonomy IS 'Taxonomy prefix (us-gaap, ifrs-full, dei, srt, ecd, ffd, invest, ...).';
+COMMENT ON COLUMN fact_versions.concept IS 'XBRL concept name.';
+COMMENT ON COLUMN fact_versions.unit IS 'Unit as SEC gave it: USD, shares, USD/shares, pure, TWD, EUR, or free-form (Store, segment...).';
+COMMENT ON COLUMN fact_versions.period_start IS 'First day of a duration; NULL for an instant.';
+COMMENT ON COLUMN fact_versions.period_end IS 'Last day of the duration, or the instant date.';
+COMMENT ON COLUMN fact_versions.value IS 'The value exactly as published (integers exact; decimals to the digits SEC gave). Never 0 for missing.';
+COMMENT ON COLUMN fact_versions.accession IS 'Accession number of the filing that reported this version (0000000000-00-000000).';
+COMMENT ON COLUMN fact_versions.form IS 'Form type of that filing (10-K, 10-Q, 10-K/A, 8-K, 20-F, ...).';
+COMMENT ON COLUMN fact_versions.filed IS 'Filing date of that filing.';
+COMMENT ON COLUMN fact_versions.frame IS 'SEC calendar frame (CY2023, CY2023Q3I, ...) when SEC assigned one to this version.';
+COMMENT ON COLUMN fact_versions.filing_fy IS 'Fiscal year of the FILING as SEC gave it (fy). Not the value''s own year: a comparative keeps the filing''s fy.';
+COMMENT ON COLUMN fact_versions.filing_fp IS 'Fiscal period of the FILING as SEC gave it (fp: FY, Q1, Q2, Q3).';
+COMMENT ON COLUMN fact_versions.payload_vintage IS 'Newest filed date in the companyfacts payload this row came from: orders two values SEC published for the same key and accession (an SEC-side correction in a later payload); both rows are kept.';
+COMMENT ON COLUMN fact_versions.fiscal_year IS 'The VALUE''s own fiscal year, from the company''s fiscal calendar (see fiscal_calendar).';
+COMMENT ON COLUMN fact_versions.fiscal_period IS 'The VALUE''s own fiscal period: FY, or Q1..Q4 = the fiscal quarter in which period_end falls (a 6-month YTD ending in Q2 is Q2 with duration_class six_months).';
+COMMENT ON COLUMN fact_versions.duration_days IS 'period_end - period_start in days (Apple FY2023 = 370); NULL for instants.';
+COMMENT ON COLUMN fact_versions.duration_class IS 'instant, quarter (80-100 days), six_months (170-200), nine_months (260-290), annual (350-380) or other.';
+COMMENT ON COLUMN fact_versions.fiscal_basis IS 'How fiscal_year was told: observed (a fiscal year end seen in the company''s annual filings), extrapolated (by whole years from observed ends), transition (a short period between two year ends after a change of year end), or assumed_calendar (no annual filings: calendar year assumed). NULL fiscal_year: the period ends in an uncovered gap of the calendar.';
+COMMENT ON COLUMN fact_versions.source_document_id IS 'The companyfacts payload this row was loaded from.';
+COMMENT ON COLUMN fact_versions.load_id IS 'The load run that inserted this row.';
+COMMENT ON COLUMN fact_versions.revision IS '0, or 1, 2, ... for later values SEC re-issued under the same accession (ordered by payload_vintage).';
+COMMENT ON COLUMN fact_versions.known_from IS 'UTC time from which this version was public: the filing''s acceptance time when known, else the end of its filed day in New York (filed + 1 day 05:00 UTC).';
+COMMENT ON COLUMN fact_versions.known_from_basis IS 'acceptance_time or filed_day_end: which rule gave known_from.';
+COMMENT ON COLUMN facts_ranked.cik IS 'Reporting company (integer CIK).';
+COMMENT ON COLUMN facts_ranked.taxonomy IS 'Taxonomy prefix (us-gaap, ifrs-full, dei, srt, ecd, ffd, invest, ...).';
+COMMENT ON COLUMN facts_ranked.concept IS 'XBRL concept name.';
+COMMENT ON COLUMN facts_ranked.unit IS 'Unit as SEC gave it: USD, shares, USD/shares, pure, TWD, EUR, or free-form (Store, segment...).';
+COMMENT ON COLUMN facts_ranked.period_start IS 'First day of a duration; NULL for an instant.';
+COMMENT ON COLUMN facts_ranked.period_end IS 'Last day of the duration, or the instant date.';
+COMMENT ON COLUMN facts_ranked.value IS 'The value exactly as published (integers exact; decimals to the digits SEC gave). Never 0 for missing.';
+COMMENT ON COLUMN facts_ranked.accession IS 'Accession number of the filing that reported this version (0000000000-00-000000).';
+COMMENT ON COLUMN facts_ranked.form IS 'Form type of that filing (10-K, 10-Q, 10-K/A, 8-K, 20-F, ...).';
+COMMENT ON COLUMN facts_ranked.filed IS 'Filing date of that filing.';
+COMMENT ON COLUMN facts_ranked.frame IS 'SEC calendar frame (CY2023, CY2023Q3I, ...) when SEC assigned one to this version.';
+COMMENT ON COLUMN facts_ranked.filing_fy IS 'Fiscal year of the FILING as SEC gave it (fy). Not the value''s own year: a comparative keeps the filing''s fy.';
+COMMENT ON COLUMN facts_ranked.filing_fp IS 'Fiscal period of the FILING as SEC gave it (fp: FY, Q1, Q2, Q3).';
+COMMENT ON COLUMN facts_ranked.payload_vintage IS 'Newest filed date in the companyfacts payload this row came from: orders two values SEC published for the same key and accession (an SEC-side correction in a later payload); both rows are kept.';
+COMMENT ON COLUMN facts_ranked.fiscal_year IS 'The VALUE''s own fiscal year, from the company''s fiscal calendar (see fiscal_calendar).';
+COMMENT ON COLUMN facts_ranked.fiscal_period IS 'The VALUE''s own fiscal period: FY, or Q1..Q4 = the fiscal quarter in which period_end falls (a 6-month YTD ending in Q2 is Q2 with duration_class six_months).';
+COMMENT ON COLUMN facts_ranked.duration_days IS 'period_end - period_start in days (Apple FY2023 = 370); NULL for instants.';
+COMMENT ON COLUMN facts_ranked.duration_class IS 'instant, quarter (80-100 days), six_months (170-200), nine_months (260-290), annual (350-380) or other.';
+COMMENT ON COLUMN facts_ranked.fiscal_basis IS 'How fiscal_year was told: observed (a fiscal year end seen in the company''s annual filings), extrapolated (by whole years from observed ends), transition (a short period between two year ends after a change of year end), or assumed_calendar (no annual filings: calendar year assumed). NULL fiscal_year: the period ends in an uncovered gap of the calendar.';
+COMMENT ON COLUMN facts_ranked.source_document_id IS 'The companyfacts payload this row was loaded from.';
+COMMENT ON COLUMN facts_ranked.load_id IS 'The load run that inserted this row.';
+COMMENT ON COLUMN facts_ranked.revision IS '0, or 1, 2, ... for later values SEC re-issued under the same accession (ordered by payload_vintage).';
+COMMENT ON COLUMN facts_ranked.known_from IS 'UTC time from which this version was public: the filing''s acceptance time when known, else the end of its filed day in New York (filed + 1 day 05:00 UTC).';
+COMMENT ON COLUMN facts_ranked.known_from_basis IS 'acceptance_time or filed_day_end: which rule gave known_from.';
+COMMENT ON COLUMN facts_ranked.version_number IS '1 for the first-published version of the key, then 2, 3, ... in publication order.';
+COMMENT ON COLUMN facts_ranked.versions IS 'How many versions the key has (all filings that reported it).';
+COMMENT ON COLUMN facts_ranked.prior_value IS 'Value of the previous version (NULL for the first).';
+COMMENT ON COLUMN facts_ranked.prior_accession IS 'Accession of the previous version.';
+COMMENT ON COLUMN facts_ranked.prior_filed IS 'Filed date of the previous version.';
+COMMENT ON COLUMN facts_ranked.first_value IS 'Value as first reported.';
+COMMENT ON COLUMN facts_ranked.first_accession IS 'Accession that first reported the key.';
+COMMENT ON COLUMN facts_ranked.first_filed IS 'Filed date of the first report.';
+COMMENT ON COLUMN facts_current.cik IS 'Reporting company (integer CIK).';
+COMMENT ON COLUMN facts_current.taxonomy IS 'Taxonomy prefix (us-gaap, ifrs-full, dei, srt, ecd, ffd, invest, ...).';
+COMMENT ON COLUMN facts_current.concept IS 'XBRL concept name.';
+COMMENT ON COLUMN facts_current.unit IS 'Unit as SEC gave it: USD, shares, USD/shares, pure, TWD, EUR, or free-form (Store, segment...).';
+COMMENT ON COLUMN facts_current.period_start IS 'First day of a duration; NULL for an instant.';
+COMMENT ON COLUMN facts_current.period_end IS 'Last day of the duration, or the instant date.';
+COMMENT ON COLUMN facts_current.value IS 'The value of the latest-published version, exactly as published.';
+COMMENT ON COLUMN facts_current.accession IS 'Accession of the latest-published version.';
+COMMENT ON COLUMN facts_current.form IS 'Form type of that filing (10-K, 10-Q, 10-K/A, 8-K, 20-F, ...).';
+COMMENT ON COLUMN facts_current.filed IS 'Filing date of that filing.';
+COMMENT ON COLUMN facts_current.known_from IS 'UTC time from which this version was public: the filing''s acceptance time when known, else the end of its filed day in New York (filed + 1 day 05:00 UTC).';
+COMMENT ON COLUMN facts_current.frame IS 'SEC calendar frame (CY2023, CY2023Q3I, ...) when SEC assigned one to this version.';
+COMMENT ON COLUMN facts_current.filing_fy IS 'Fiscal year of the FILING as SEC gave it (fy). Not the value''s own year: a comparative keeps the filing''s fy.';
+COMMENT ON COLUMN facts_current.filing_fp IS 'Fiscal period of the FILING as SEC gave it (fp: FY, Q1, Q2, Q3).';
+COMMENT ON COLUMN facts_current.fiscal_year IS 'The VALUE''s own fiscal year, from the company''s fiscal calendar (see fiscal_calendar).';
+COMMENT ON COLUMN facts_current.fiscal_period IS 'The VALUE''s own fiscal period: FY, or Q1..Q4 = the fiscal quarter in which period_end falls (a 6-month YTD ending in Q2 is Q2 with duration_class six_months).';
+COMMENT ON COLUMN facts_current.duration_days IS 'period_end - period_start in days (Apple FY2023 = 370); NULL for instants.';
+COMMENT ON COLUMN facts_current.duration_class IS 'instant, quarter (80-100 days), six_months (170-200), nine_months (260-290), annual (350-380) or other.';
+COMMENT ON COLUMN facts_current.versions IS 'How many versions the key has (all filings that reported it).';
+COMMENT ON COLUMN facts_current.restated IS 'True when any two versions of the key differ in value.';
+COMMENT ON COLUMN facts_current.prior_value IS 'Value of the previous version (NULL for the first).';
+COMMENT ON COLUMN facts_current.prior_accession IS 'Accession of the previous version.';
+COMMENT ON COLUMN facts_current.prior_filed IS 'Filed date of the previous version.';
+COMMENT ON COLUMN facts_current.first_value IS 'Value as first reported.';
+COMMENT ON COLUMN facts_current.first_accession IS 'Accession that first reported the key.';
+COMMENT ON COLUMN facts_current.first_filed IS 'Filed date of the first report.';
+COMMENT ON COLUMN facts_current.source_document_id IS 'The companyfacts payload this row was loaded from.';
+COMMENT ON COLUMN facts_current.load_id IS 'The load run that inserted this row.';
+COMMENT ON COLUMN fact_restatements.cik IS 'Reporting company (integer CIK).';
+COMMENT ON COLUMN fact_restatements.taxonomy IS 'Taxonomy prefix (us-gaap, ifrs-full, dei, srt, ecd, ffd, invest, ...).';
+COMMENT ON COLUMN fact_restatements.concept IS 'XBRL concept name.';
+COMMENT ON COLUMN fact_restatements.unit IS 'Unit as SEC gave it: USD, shares, USD/shares, pure, TWD, EUR, or free-form (Store, segment...).';
+COMMENT ON COLUMN fact_restatements.period_start IS 'First day of a duration; NULL for an instant.';
+COMMENT ON COLUMN fact_restatements.period_end IS 'Last day of the duration, or the instant date.';
+COMMENT ON COLUMN fact_restatements.fiscal_year IS 'The VALUE''s own fiscal year, from the company''s fiscal calendar (see fiscal_calendar).';
+COMMENT ON COLUMN fact_restatements.fiscal_period IS 'The VALUE''s own fiscal period: FY, or Q1..Q4 = the fiscal quarter in which period_end falls (a 6-month YTD ending in Q2 is Q2 with duration_class six_months).';
+COMMENT ON COLUMN fact_restatements.old_value IS 'Value before the change (previous version).';
+COMMENT ON COLUMN fact_restatements.new_value IS 'Value after the change.';
+COMMENT ON COLUMN fact_restatements.change IS 'new_value - old_value.';
+COMMENT ON COLUMN fact_restatements.old_accession IS 'Accession of the previous version.';
+COMMENT ON COLUMN fact_restatements.new_accession IS 'Accession of the version that changed the value.';
+COMMENT ON COLUMN fact_restatements.old_filed IS 'Filed date of the previous version.';
+COMMENT ON COLUMN fact_restatements.new_filed IS 'Filed date of the changing version.';
+COMMENT ON COLUMN fact_restatements.new_form IS 'Form of the changing filing (10-K/A etc.).';
+COMMENT ON COLUMN fact_restatements.change_kind IS 'sec_correction, amendment, sign_change, scale_change, zeroed_or_filled or comparative_revision.';
 
 CREATE MACRO facts_as_of(ts) AS TABLE
 SELECT v.* EXCLUDE (version_rank)
 FROM (
     SELECT fv.*,
            row_number() OVER (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end
-                              ORDER BY known_from DESC, filed DESC, accession DESC) AS version_rank
+                              ORDER BY known_from DESC, filed DESC, accession DESC, revision DESC) AS version_rank
     FROM fact_versions fv
     WHERE fv.known_from <= CAST(ts AS TIMESTAMP)
 ) v
 WHERE v.version_rank = 1;
+COMMENT ON MACRO TABLE facts_as_of IS 'facts_as_of(ts): for every fact key, the version a reader could have seen at UTC time ts (the latest version with known_from <= ts). Never shows a value before it was public.';

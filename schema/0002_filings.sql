@@ -228,6 +228,9 @@ COMMENT ON COLUMN tickers_current.source_document_id IS 'Newest ticker payload t
 -- the accession is in filings (the latest if payloads disagree), else from the end of its filed day.
 CREATE OR REPLACE VIEW fact_versions AS
 SELECT f.*,
+       (row_number() OVER (PARTITION BY f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end,
+                                        f.accession
+                           ORDER BY f.payload_vintage, f.source_document_id) - 1)::SMALLINT AS revision,
        coalesce(a.acceptance_time, CAST(f.filed + INTERVAL 1 DAY + INTERVAL 5 HOUR AS TIMESTAMP)) AS known_from,
        CASE WHEN a.acceptance_time IS NOT NULL THEN 'acceptance_time' ELSE 'filed_day_end' END AS known_from_basis
 FROM facts f
@@ -255,6 +258,8 @@ COMMENT ON COLUMN fact_versions.duration_class IS 'instant, quarter, six_months,
 COMMENT ON COLUMN fact_versions.fiscal_basis IS 'How fiscal_year was told (observed, extrapolated, assumed_calendar).';
 COMMENT ON COLUMN fact_versions.source_document_id IS 'The companyfacts payload.';
 COMMENT ON COLUMN fact_versions.load_id IS 'The load run that inserted the fact row.';
+COMMENT ON COLUMN fact_versions.payload_vintage IS 'Newest filed date in the companyfacts payload the row came from.';
+COMMENT ON COLUMN fact_versions.revision IS '0, or 1, 2, ... for later values SEC re-issued under the same accession (ordered by payload_vintage).';
 COMMENT ON COLUMN fact_versions.known_from IS 'UTC time from which the version was public: the filing''s acceptance_time when known, else filed + 1 day 05:00 UTC.';
 COMMENT ON COLUMN fact_versions.known_from_basis IS 'acceptance_time or filed_day_end: which rule gave known_from.';
 

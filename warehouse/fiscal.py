@@ -11,6 +11,9 @@ SAME_YEAR_DAYS = 300
 # A fiscal year "belongs" to the calendar year in which its end falls, after moving early-January
 # ends (52/53-week years that spill past Dec 31) back into the previous year.
 LABEL_SHIFT = timedelta(days=14)
+# A fiscal year is at most 53 weeks (371 days) plus slack; a longer gap between two observed ends
+# means missing years or a change of year end.
+MAX_YEAR_DAYS = 380
 
 
 @dataclass(frozen=True)
@@ -18,7 +21,7 @@ class FiscalYear:
     fiscal_year: int
     fy_start: date
     fy_end: date
-    basis: str  # observed | extrapolated | assumed_calendar
+    basis: str  # observed | extrapolated | transition | assumed_calendar
 
     @property
     def weeks_53(self) -> bool:
@@ -71,19 +74,34 @@ def build_calendar(candidates: list[tuple[date, int]], own_ends: list[tuple[date
         return [FiscalYear(y, date(y, 1, 1), date(y, 12, 31), "assumed_calendar")
                 for y in range(span[0].year, span[1].year + 1)]
 
-    ends: list[tuple[date, int, str]] = []
+    observed: list[tuple[date, int]] = []
     for end in kept:
         local = offsets_by_end.get(end)
         off = local.most_common(1)[0][0] if local else default_off
         label = _natural_year(end) + off
-        if ends:
+        if observed and label <= observed[-1][1]:
+            label = observed[-1][1] + 1  # two observed ends never share a label
+        observed.append((end, label))
+
+    ends: list[tuple[date, int, str]] = []
+    for end, label in observed:
+        if ends and (end - ends[-1][0]).days > MAX_YEAR_DAYS:
+            # Missing years, or a year-end change: fill whole years back from this end; what is
+            # left before the first of them is a transition period (a 10-KT), labelled only when
+            # a label is free between its neighbours.
             prev_end, prev_label, _ = ends[-1]
-            # Fill whole missing years between two observed ends.
-            gap_years = round((end - prev_end).days / 365.25)
-            for k in range(1, gap_years):
-                ends.append((_add_years(prev_end, k), prev_label + k, "extrapolated"))
-            prev_label = ends[-1][1]
-            label = max(label, prev_label + 1)  # labels strictly increase
+            fill = []
+            k = 1
+            while _add_years(end, -k) > prev_end + timedelta(days=31):
+                fill.insert(0, _add_years(end, -k))
+                k += 1
+            for i, fill_end in enumerate(fill):
+                fill_label = label - len(fill) + i
+                if fill_label <= prev_label:
+                    continue
+                short = i == 0 and (fill_end - prev_end).days < 350
+                ends.append((fill_end, fill_label, "transition" if short else "extrapolated"))
+                prev_label = fill_label
         ends.append((end, label, "observed"))
 
     if span is not None:
@@ -99,6 +117,8 @@ def build_calendar(candidates: list[tuple[date, int]], own_ends: list[tuple[date
             k += 1
 
     for i, (end, label, basis) in enumerate(ends):
-        start = ends[i - 1][0] + timedelta(days=1) if i else _add_years(end, -1) + timedelta(days=1)
+        start = _add_years(end, -1) + timedelta(days=1)
+        if i and (end - ends[i - 1][0]).days <= MAX_YEAR_DAYS:
+            start = ends[i - 1][0] + timedelta(days=1)
         years.append(FiscalYear(label, start, end, basis))
     return years

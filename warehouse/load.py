@@ -100,18 +100,26 @@ def _record_kind(item: Parsed | Rejected) -> str:
     return item.doc.kind or record_kind or "unknown"
 
 
+_STATUS_RANK = ["succeeded", "partial", "failed"]
+
+
 def _write_run(con, report: BatchReport, *, command: str, flow_run_id: str | None, started_at,
                error: str | None = None) -> None:
-    exists = fetch_value(con, "SELECT count(*) FROM load_runs WHERE load_id = ?", [report.load_id])
-    counts = json.dumps(dict(sorted(report.row_counts.items())))
-    if exists:
+    previous = fetch_all(con, "SELECT status, row_counts, error FROM load_runs WHERE load_id = ?", [report.load_id])
+    if previous:
+        # A run of several batches: add this batch to the run's totals; the worst status wins.
+        old_status, old_counts, old_error = previous[0]
+        totals = Counter(json.loads(old_counts) if old_counts else {})
+        totals.update(report.row_counts)
+        status = max(old_status, report.status, key=_STATUS_RANK.index)
         con.execute(
             "UPDATE load_runs SET finished_at = ?, status = ?, documents_loaded = documents_loaded + ?,"
             " documents_unchanged = documents_unchanged + ?, documents_rejected = documents_rejected + ?,"
             " row_counts = ?, error = ? WHERE load_id = ?",
-            [utcnow(), report.status, report.loaded, report.unchanged, len(report.rejected), counts, error,
-             report.load_id])
+            [utcnow(), status, report.loaded, report.unchanged, len(report.rejected),
+             json.dumps(dict(sorted(totals.items()))), error or old_error, report.load_id])
     else:
+        counts = json.dumps(dict(sorted(report.row_counts.items())))
         con.execute(
             "INSERT INTO load_runs (load_id, flow_run_id, command, started_at, finished_at, status,"
             " documents_loaded, documents_unchanged, documents_rejected, row_counts, error)"

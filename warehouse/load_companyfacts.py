@@ -41,19 +41,28 @@ def load_companyfacts(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: 
     """Append the versions of ``record`` not yet stored; never replace a stored version."""
     con.register("cf_arrow", record.facts)
     try:
-        return _load_staged(con, ctx, record)
+        _validate(con, ctx)
+        con.execute(sql("companyfacts/stage").replace("$cik", str(int(record.cik))))
+        counts = _load_staged(con, ctx, record)
+        con.execute("DROP VIEW cf_stage")
+        return counts
     finally:
-        con.execute("DROP VIEW IF EXISTS cf_stage")
+        # On error the batch transaction rolls back, taking the temp view with it.
         con.unregister("cf_arrow")
+
+
+def _validate(con: duckdb.DuckDBPyConnection, ctx: LoadContext) -> None:
+    """Reject the document (before inserting anything) when some row could not be stored."""
+    cur = con.execute(sql("companyfacts/validate"))
+    names = [d[0] for d in cur.description]
+    problems = {n: v for n, v in zip(names, cur.fetchall()[0], strict=True) if v}
+    if problems:
+        detail = ", ".join(f"{v} {n.replace('_', ' ')}" for n, v in problems.items())
+        raise RejectedDocument(ctx.doc.uri, f"facts that cannot be stored exactly: {detail}")
 
 
 def _load_staged(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: CompanyFacts) -> dict[str, int]:
     cik = record.cik
-    con.execute(sql("companyfacts/stage").replace("$cik", str(int(cik))))
-    inexact = fetch_value(con, "SELECT count(*) FROM cf_stage WHERE val_float IS NOT NULL"
-                               " AND CAST(value AS DOUBLE) <> val_float")
-    if inexact:
-        raise RejectedDocument(ctx.doc.uri, f"{inexact} values would lose digits in DECIMAL(38,10)")
     had_rows = bool(fetch_value(con, "SELECT count(*) FROM facts WHERE cik = ?", [cik]))
     calendar_years = rebuild_calendar(con, cik, ctx.load_id)
     inserted = fetch_value(con, sql("companyfacts/insert_facts"),

@@ -57,6 +57,8 @@ def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None)
         " version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, sha256 VARCHAR NOT NULL,"
         " applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)"
     )
+    con.execute("COMMENT ON TABLE schema_migrations IS 'One row per applied migration (grain: version): "
+                "name and sha256 of the schema/NNNN_name.sql file; a changed applied file stops the warehouse.'")
     applied = {v: (n, s) for v, n, s in fetch_all(con, "SELECT version, name, sha256 FROM schema_migrations")}
     done = []
     for mig in discover(folder):

@@ -4,10 +4,11 @@
 UPDATE facts SET fiscal_year = n.fiscal_year, fiscal_period = n.fiscal_period, fiscal_basis = n.basis
 FROM (
     SELECT s.rowid AS rid, c.fiscal_year, c.basis,
-           fiscal_period_of(s.period_start, s.period_end, s.duration_days, c.fy_start, c.fy_end) AS fiscal_period
+           CASE WHEN c.fiscal_year IS NOT NULL
+                THEN fiscal_period_of(s.period_start, s.period_end, s.duration_days, c.fy_start, c.fy_end) END AS fiscal_period
     FROM (SELECT rowid, *, CAST(period_end - INTERVAL 3 DAY AS DATE) AS match_date
           FROM facts WHERE cik = $cik AND load_id <> $load_id) s
-    ASOF LEFT JOIN (SELECT * FROM fiscal_calendar WHERE cik = $cik) c
+    ASOF LEFT JOIN (SELECT * FROM fiscal_calendar_covering WHERE cik = $cik) c
       ON s.cik = c.cik AND s.match_date <= c.fy_end
 ) n
 WHERE facts.rowid = n.rid

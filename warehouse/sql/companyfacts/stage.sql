@@ -6,11 +6,13 @@ SELECT CAST($cik AS INTEGER)                                   AS cik,
        taxonomy, concept, unit,
        CAST(period_start AS DATE)                              AS period_start,
        CAST(period_end AS DATE)                                AS period_end,
+       -- decimals go through their shortest decimal text (SEC's literal), never the binary double
        coalesce(CAST(val_int AS DECIMAL(38, 10)),
-                CAST(val_float AS DECIMAL(38, 10)))            AS value,
+                CAST(CAST(val_float AS VARCHAR) AS DECIMAL(38, 10))) AS value,
        val_float,
        accession, form,
        CAST(filed AS DATE)                                     AS filed,
+       max(CAST(filed AS DATE)) OVER ()                        AS payload_vintage,
        frame, filing_fy, filing_fp,
        CAST(CAST(period_end AS DATE) - CAST(period_start AS DATE) AS INTEGER) AS duration_days
 FROM cf_arrow;
