@@ -1,0 +1,55 @@
+"""Generic test helpers (import with ``from helpers import ...``; tests/ is on sys.path via conftest)."""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+from collections.abc import Iterable
+from pathlib import Path
+
+import duckdb
+
+from pipelines.companyfacts import parse_companyfacts
+from pipelines.documents import Document, read_local_document
+from pipelines.errors import RejectedDocument
+from warehouse.load import BatchReport, Parsed, Rejected, load_batch
+
+FIXTURES = Path(__file__).parent / "fixtures"
+COMPANYFACTS_DIR = FIXTURES / "sec" / "data.sec.gov" / "api" / "xbrl" / "companyfacts"
+COMPANYFACTS_FILES = sorted(COMPANYFACTS_DIR.glob("*.json.gz"))
+VINTAGES_DIR = FIXTURES / "vintages" / "companyfacts"
+
+
+def read_body(path: str | Path) -> bytes:
+    """Decoded bytes of a (possibly gzipped) fixture."""
+    raw = Path(path).read_bytes()
+    return gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+
+
+def parse_document(doc: Document) -> Parsed | Rejected:
+    """Parse a companyfacts Document into what load_batch takes (a bad payload becomes Rejected)."""
+    try:
+        return Parsed(doc, parse_companyfacts(doc.body, document=doc.uri, expected_cik=doc.expected_cik))
+    except RejectedDocument as exc:
+        return Rejected(doc, exc)
+
+
+def load_files(con: duckdb.DuckDBPyConnection, paths: Iterable[str | Path], raw_dir: Path,
+               kind: str | None = None, *, expected_cik: int | None = None, load_id: str | None = None,
+               command: str = "load") -> BatchReport:
+    """Read local companyfacts files (``.gz`` ok), parse them and load them all in ONE batch.
+
+    ``kind`` defaults to companyfacts (the only kind this helper parses); a file that cannot be
+    read or parsed goes into the batch as Rejected, exactly as the CLI/flow would do.
+    """
+    items: list[Parsed | Rejected] = []
+    for p in paths:
+        try:
+            doc = read_local_document(p, kind=kind or "companyfacts")
+        except RejectedDocument as exc:
+            items.append(Rejected(Document(uri=str(p), origin="file", body=b"", kind=kind or "companyfacts"), exc))
+            continue
+        if expected_cik is not None:
+            doc = dataclasses.replace(doc, expected_cik=expected_cik)
+        items.append(parse_document(doc))
+    return load_batch(con, items, raw_dir=raw_dir, load_id=load_id, command=command)
