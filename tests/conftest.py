@@ -3,35 +3,15 @@
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from helpers import COMPANYFACTS_FILES, load_files
+from warehouse.db import connect, raw_dir_for
+
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def _import_real_packages() -> None:
-    """pytest puts tests/ on sys.path (this conftest lives there), and tests/warehouse, tests/pipelines,
-    tests/flows would then shadow the real packages as empty namespace packages. Import the real ones
-    first, with tests/ out of the way, so every later ``import warehouse...`` gets them."""
-    here = Path(__file__).resolve().parent
-    saved = list(sys.path)
-    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
-    try:
-        import flows  # noqa: F401
-        import pipelines  # noqa: F401
-        import warehouse  # noqa: F401
-    finally:
-        sys.path[:] = saved
-
-
-_import_real_packages()
-
-from helpers import COMPANYFACTS_FILES, load_files  # noqa: E402
-
-from warehouse.db import connect, raw_dir_for  # noqa: E402
 
 
 def pytest_configure(config):

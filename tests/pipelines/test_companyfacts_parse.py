@@ -7,8 +7,8 @@ from collections import Counter
 
 import orjson
 import pytest
-from helpers import COMPANYFACTS_DIR, COMPANYFACTS_FILES, read_body
 
+from helpers import COMPANYFACTS_DIR, COMPANYFACTS_FILES, read_body
 from pipelines.companyfacts import parse_cik, parse_companyfacts
 from pipelines.documents import read_local_document
 from pipelines.errors import RejectedDocument

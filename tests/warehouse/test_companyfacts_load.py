@@ -11,8 +11,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from helpers import COMPANYFACTS_DIR, COMPANYFACTS_FILES, VINTAGES_DIR, load_files, parse_document, read_body
 
+from helpers import COMPANYFACTS_DIR, COMPANYFACTS_FILES, VINTAGES_DIR, load_files, parse_document, read_body
 from pipelines.documents import Document, read_local_document
 from pipelines.errors import RejectedDocument
 from warehouse import registry

@@ -1,0 +1,91 @@
+"""The Prefect refresh flow end to end against recorded SEC responses (replay), under Prefect's harness."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from flows.refresh import fetch_parse, refresh_flow
+from pipelines.sec_client import SecClient
+from warehouse.db import connect, fetch_all, fetch_value
+from warehouse.load import Parsed, Rejected
+
+APPLE = 320193
+
+
+def _counts(db: Path) -> dict[str, int]:
+    con = connect(db, read_only=True)
+    try:
+        tables = [r[0] for r in fetch_all(con, "SELECT table_name FROM duckdb_tables() WHERE NOT internal")]
+        return {t: fetch_value(con, f'SELECT count(*) FROM "{t}"') for t in tables if t != "load_runs"}
+    finally:
+        con.close()
+
+
+def test_refresh_loads_companyfacts_submissions_and_insiders_then_converges(prefect_harness, tmp_path, replay_root):
+    db = tmp_path / "w.duckdb"
+    result = refresh_flow(db=str(db), tickers=["AAPL"], replay=str(replay_root),
+                          insider_since=date(2022, 5, 6), insider_until=date(2022, 5, 6))
+    assert result["ciks"] == [APPLE]
+    assert result["status"] == "succeeded", result
+    # companyfacts, submissions, company_tickers and the one Form 4 filed that day
+    assert result["loaded"] == 4, result
+    assert result["row_counts"]["facts"] == 24579
+    # Apple's submissions list a page file that was not recorded: reported, not hidden.
+    assert [w for w, _ in result["not_fetched"]] == ["submissions page CIK0000320193-submissions-001.json"]
+
+    con = connect(db, read_only=True)
+    try:
+        assert fetch_value(con, "SELECT count(*) FROM facts WHERE cik = ?", [APPLE]) == 24579
+        assert fetch_value(con, "SELECT count(*) FROM insider_filings WHERE accession = '0000320193-22-000061'") == 1
+        assert fetch_value(con, "SELECT flow_run_id IS NOT NULL FROM load_runs WHERE load_id = ?",
+                           [result["load_id"]])
+        kinds = {r[0] for r in fetch_all(con, "SELECT kind FROM source_documents WHERE status = 'loaded'")}
+        assert kinds == {"companyfacts", "submissions", "company_tickers", "ownership"}
+    finally:
+        con.close()
+
+    before = _counts(db)
+    again = refresh_flow(db=str(db), ciks=[APPLE], replay=str(replay_root),
+                         insider_since=date(2022, 5, 6), insider_until=date(2022, 5, 6))
+    assert again["loaded"] == 0 and again["unchanged"] == 2  # same bytes: nothing new
+    assert _counts(db) == before
+
+
+def test_refresh_rejects_bad_payload_and_loads_the_rest(prefect_harness, tmp_path, replay_root):
+    replay = tmp_path / "replay"
+    shutil.copytree(replay_root, replay)
+    # NVIDIA's companyfacts URL answers an HTML page (as SEC does when throttling).
+    bad = replay / "data.sec.gov/api/xbrl/companyfacts/CIK0001045810.json.gz"
+    bad.write_bytes(gzip.compress(b"<!DOCTYPE html><html><body>Request Rate Threshold Exceeded</body></html>"))
+    db = tmp_path / "w.duckdb"
+    result = refresh_flow(db=str(db), ciks=[APPLE, 1045810], replay=str(replay), insiders=False)
+    assert result["status"] == "partial"
+    assert len(result["rejected"]) == 1
+    uri, reason = result["rejected"][0]
+    assert "CIK0001045810.json" in uri and "HTML" in reason
+    con = connect(db, read_only=True)
+    try:
+        assert fetch_value(con, "SELECT count(*) FROM facts WHERE cik = ?", [APPLE]) == 24579
+        assert fetch_value(con, "SELECT count(*) FROM facts WHERE cik = 1045810") == 0
+        assert fetch_value(con, "SELECT count(*) FROM source_documents WHERE status = 'rejected'") == 1
+    finally:
+        con.close()
+
+
+def test_unknown_url_in_replay_is_a_fetch_failure_not_a_crash(replay_root):
+    client = SecClient.replay(replay_root)
+    got = fetch_parse("companyfacts 1", lambda: client.fetch_companyfacts(1))
+    assert not isinstance(got, Parsed | Rejected)
+    assert "CIK0000000001.json" in got.reason
+
+
+@pytest.mark.parametrize("ticker", ["NOPE-NOT-A-TICKER"])
+def test_unknown_ticker_is_reported(prefect_harness, tmp_path, replay_root, ticker):
+    result = refresh_flow(db=str(tmp_path / "w.duckdb"), tickers=[ticker], replay=str(replay_root))
+    assert result["unknown_tickers"] == [ticker]
+    assert result["ciks"] == []
