@@ -31,6 +31,8 @@ EXIT_ERROR = 1          # the command failed; nothing was committed
 EXIT_USAGE = 2          # bad arguments (typer's own)
 EXIT_PARTIAL = 3        # committed, but some documents were rejected or not fetched
 EXIT_CONFIG = 4         # not configured (e.g. SEC_USER_AGENT missing)
+EXIT_AMBIGUOUS = 5      # resolve: several candidates, none clearly wins (it will not guess)
+EXIT_NOT_FOUND = 6      # resolve: nothing matches
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Provenance-rich SEC EDGAR fact warehouse (DuckDB).")
@@ -120,10 +122,11 @@ def refresh(
     insider_since: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="Fetch Forms 3/4/5 filed on/after this date.")] = None,
     insider_until: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="... and on/before this date.")] = None,
     no_insiders: Annotated[bool, typer.Option("--no-insiders", help="Skip Forms 3/4/5.")] = False,
+    index_day: Annotated[list[datetime] | None, typer.Option(formats=["%Y-%m-%d"], help="Also find Forms 3/4/5 in EDGAR's daily form index of this day (repeatable).")] = None,
 ) -> None:
     """Fetch and load companies from SEC (or a replay folder) with the Prefect refresh flow."""
-    if not ticker and not cik:
-        fail("name at least one --ticker or --cik", EXIT_USAGE)
+    if not ticker and not cik and not index_day:
+        fail("name at least one --ticker, --cik or --index-day", EXIT_USAGE)
     from flows.refresh import run_refresh
 
     out.print(f"refreshing {', '.join([*(ticker or []), *map(str, cik or [])])} "
@@ -132,7 +135,7 @@ def refresh(
                          cache_dir=str(cache_dir) if cache_dir else None,
                          insider_since=insider_since.date() if insider_since else None,
                          insider_until=insider_until.date() if insider_until else None,
-                         insiders=not no_insiders)
+                         insiders=not no_insiders, index_days=[d.date() for d in index_day or []])
     rows = ", ".join(f"{k}={v}" for k, v in sorted(result["row_counts"].items()) if v) or "no new rows"
     out.print(f"load {result['load_id'][:8]} {result['status']}: {result['loaded']} documents loaded, "
               f"{result['unchanged']} unchanged, {len(result['rejected'])} rejected; {rows}")
@@ -157,6 +160,34 @@ def sql_cmd(query: Annotated[str, typer.Argument(help="SQL to run (read-only con
     finally:
         con.close()
     print_result(result, format, limit=limit)
+
+
+@app.command()
+def resolve(query: Annotated[str, typer.Argument(help="Ticker, CIK or company name.")],
+            format: Annotated[Format, typer.Option("--format", "-f")] = Format.table) -> None:
+    """Turn a ticker, CIK or name into one CIK; when no candidate clearly wins, list them and do not guess."""
+    from warehouse.registry_resolve import resolve as resolve_query
+
+    con = connect(State.db, read_only=True)
+    try:
+        r = resolve_query(con, query)
+    finally:
+        con.close()
+    rows = Result(["cik", "name", "tickers", "score", "reason"],
+                  [(c.cik, c.name, ",".join(c.tickers), round(c.score, 3), c.reason) for c in r.candidates])
+    if format is Format.json:
+        sys.stdout.write(json.dumps({"query": r.query, "status": r.status, "cik": r.cik, "name": r.name,
+                                     "matched_by": r.matched_by, "message": r.message,
+                                     "candidates": [dict(zip(rows.columns, row, strict=True)) for row in rows.rows]},
+                                    indent=1) + "\n")
+    elif r.resolved:
+        out.print(f"{r.cik}\t{r.name}\t({r.message})", highlight=False)
+    else:
+        out.print(r.message, highlight=False)
+        if r.candidates:
+            print_result(rows, format)
+    if not r.resolved:
+        raise typer.Exit(EXIT_AMBIGUOUS if r.status == "ambiguous" else EXIT_NOT_FOUND)
 
 
 @app.command()

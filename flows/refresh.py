@@ -79,6 +79,8 @@ def resolve_targets(client: SecClient, tickers: list[str], ciks: list[int]) -> t
         extra.append(got)
         if not isinstance(got, Parsed):
             raise RejectedDocument("company_tickers.json", f"cannot resolve tickers: {getattr(got, 'reason', got)}")
+        # The exchange file feeds the registry (resolve); a failure to get it is only reported.
+        extra.append(fetch_parse("company_tickers_exchange.json", client.fetch_company_tickers_exchange))
         for t in tickers:
             cik = ticker_to_cik(got.record, t)
             if cik is None:
@@ -102,20 +104,54 @@ def load_task(db: str, items: list[Parsed | Rejected], flow_run_id: str | None) 
         con.close()
 
 
-@task(name="ownership-accessions-to-fetch", cache_policy=NO_CACHE)
-def ownership_to_fetch(db: str, submissions: list[Parsed], since: date | None,
-                       until: date | None = None) -> list[tuple[int, str]]:
-    """(cik, accession) of Forms 3/4/5 listed in the fetched submissions, filed within
-    [since, until], and not loaded yet."""
+@dataclass(frozen=True)
+class OwnershipTarget:
+    """A Form 3/4/5 filing to fetch: where it was listed and the Archives path of its .txt."""
+
+    cik: int
+    accession: str
+    filing_date: date
+    path: str
+
+
+def ownership_from_submissions(submissions: list[Parsed]) -> list[OwnershipTarget]:
+    from pipelines.ownership import ownership_archive_path
     from pipelines.submissions import ownership_filings
+
+    return [OwnershipTarget(cik, acc, fd, ownership_archive_path(cik, acc))
+            for item in submissions for cik, acc, fd in ownership_filings(item.record)]
+
+
+@task(name="discover-from-daily-index", cache_policy=NO_CACHE)
+def ownership_from_daily_index(client: SecClient, day: date, ciks: list[int]) -> tuple[list[OwnershipTarget], list]:
+    """Forms 3/4/5 in EDGAR's daily form index of ``day`` (once per accession, although EDGAR lists
+    a filing under each of its CIKs), limited to ``ciks`` when given."""
+    from pipelines.indexes import ownership_filings, parse_daily_index
+
+    try:
+        doc = client.fetch_daily_index(day, "form")
+    except (NotFound, TransientError) as exc:
+        return [], [FetchFailure(f"daily form index {day}", str(exc))]
+    try:
+        entries = parse_daily_index(doc.body, document=doc.uri)
+    except RejectedDocument as exc:
+        return [], [FetchFailure(f"daily form index {day}", exc.reason)]
+    wanted = set(ciks)
+    return [OwnershipTarget(f.ciks[0], f.accession, f.date_filed, f.archive_path)
+            for f in ownership_filings(entries) if not wanted or wanted.intersection(f.ciks)], []
+
+
+@task(name="ownership-to-fetch", cache_policy=NO_CACHE)
+def ownership_to_fetch(db: str, targets: list[OwnershipTarget], since: date | None = None,
+                       until: date | None = None) -> list[OwnershipTarget]:
+    """The targets filed within [since, until], once per accession, not loaded yet."""
     from warehouse.db import connect
     from warehouse.load_ownership import loaded_accessions
 
-    wanted: dict[str, int] = {}
-    for item in submissions:
-        for cik, accession, filing_date in ownership_filings(item.record):
-            if (since is None or filing_date >= since) and (until is None or filing_date <= until):
-                wanted.setdefault(accession, cik)
+    wanted: dict[str, OwnershipTarget] = {}
+    for t in targets:
+        if (since is None or t.filing_date >= since) and (until is None or t.filing_date <= until):
+            wanted.setdefault(t.accession, t)
     if not wanted:
         return []
     con = connect(db)
@@ -123,17 +159,18 @@ def ownership_to_fetch(db: str, submissions: list[Parsed], since: date | None,
         have = loaded_accessions(con, list(wanted))
     finally:
         con.close()
-    return [(cik, acc) for acc, cik in sorted(wanted.items()) if acc not in have]
+    return [t for acc, t in sorted(wanted.items()) if acc not in have]
 
 
 @flow(name="edgar-refresh", log_prints=False)
 def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | None = None,
                  replay: str | None = None, cache_dir: str | None = None,
                  insider_since: date | None = None, insider_until: date | None = None,
-                 insiders: bool = True) -> dict:
+                 insiders: bool = True, index_days: list[date] | None = None) -> dict:
     """Refresh the given companies: companyfacts, submissions with every page, and the Forms 3/4/5
-    listed in their submissions (filed on/after ``insider_since``) that are not loaded yet.
-    Everything fetched in the run is committed in ONE transaction (readers never see half a run)."""
+    that are not loaded yet, found in their submissions and in EDGAR's daily form index of each of
+    ``index_days`` (filed within [insider_since, insider_until]). Everything fetched in the run is
+    committed in ONE transaction (readers never see half a run)."""
     log = get_run_logger()
     client = make_client(replay, cache_dir)
     try:
@@ -153,12 +190,17 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
                     f"submissions page {name}",
                     lambda n=name, c=sub.record.cik: client.fetch_submissions_page(n, c)))
         results += [f.result() for f in pages]
-        if insiders and submissions:
-            todo = ownership_to_fetch(db, submissions, insider_since, insider_until)
+        if insiders:
+            targets = ownership_from_submissions(submissions)
+            for day in index_days or []:
+                found, failed = ownership_from_daily_index(client, day, plan.ciks)
+                targets += found
+                results += failed
+            todo = ownership_to_fetch(db, targets, insider_since, insider_until)
             owned = [fetch_parse_task.submit(
-                f"ownership {acc}",
-                lambda c=cik, a=acc: client.fetch_archive(_ownership_path(c, a), kind="ownership", accession=a))
-                for cik, acc in todo]
+                f"ownership {t.accession}",
+                lambda t=t: client.fetch_archive(t.path, kind="ownership", accession=t.accession))
+                for t in todo]
             results += [f.result() for f in owned]
         items += results
         loadable = [r for r in items if isinstance(r, Parsed | Rejected)]
@@ -174,12 +216,6 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
                 "unknown_tickers": plan.unknown_tickers}
     finally:
         client.close()
-
-
-def _ownership_path(cik: int, accession: str) -> str:
-    from pipelines.ownership import ownership_archive_path
-
-    return ownership_archive_path(cik, accession)
 
 
 def run_refresh(db: str | Path, **kwargs: Any) -> dict:

@@ -101,6 +101,9 @@ def _record_kind(item: Parsed | Rejected) -> str:
 
 
 _STATUS_RANK = ["succeeded", "partial", "failed"]
+# Within a batch: the registry first, then a company's main submissions file before its pages
+# (a page needs its main file), then everything else in the order given (the sort is stable).
+_KIND_ORDER = {"company_tickers": 0, "company_tickers_exchange": 0, "submissions": 1, "submissions_page": 2}
 
 
 def _write_run(con, report: BatchReport, *, command: str, flow_run_id: str | None, started_at,
@@ -139,7 +142,7 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Parsed | Rejected
     """
     load_id = load_id or new_load_id()
     started_at = utcnow()
-    pending = list(items)
+    pending = sorted(items, key=lambda it: _KIND_ORDER.get(_record_kind(it), len(_KIND_ORDER)))
     for _attempt in range(len(pending) + 1):
         report = BatchReport(load_id=load_id)
         try:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import duckdb
 import pyarrow as pa
 
@@ -13,11 +11,6 @@ from pipelines.tickers import CompanyTickers
 from warehouse.db import fetch_value
 from warehouse.load import LoadContext
 from warehouse.sqlfiles import sql
-
-
-def load_order(record: Any) -> int:
-    """Sort key for a batch: main submissions files before their pages (a page needs its main file)."""
-    return {"submissions": 0, "submissions_page": 1}.get(getattr(record, "kind", ""), 2)
 
 
 def _insert_filings(con: duckdb.DuckDBPyConnection, ctx: LoadContext, cik: int, table: pa.Table,

@@ -32,8 +32,8 @@ def test_refresh_loads_companyfacts_submissions_and_insiders_then_converges(pref
                           insider_since=date(2022, 5, 6), insider_until=date(2022, 5, 6))
     assert result["ciks"] == [APPLE]
     assert result["status"] == "succeeded", result
-    # companyfacts, submissions, company_tickers and the one Form 4 filed that day
-    assert result["loaded"] == 4, result
+    # companyfacts, submissions, both ticker files and the one Form 4 filed that day
+    assert result["loaded"] == 5, result
     assert result["row_counts"]["facts"] == 24579
     # Apple's submissions list a page file that was not recorded: reported, not hidden.
     assert [w for w, _ in result["not_fetched"]] == ["submissions page CIK0000320193-submissions-001.json"]
@@ -45,7 +45,7 @@ def test_refresh_loads_companyfacts_submissions_and_insiders_then_converges(pref
         assert fetch_value(con, "SELECT flow_run_id IS NOT NULL FROM load_runs WHERE load_id = ?",
                            [result["load_id"]])
         kinds = {r[0] for r in fetch_all(con, "SELECT kind FROM source_documents WHERE status = 'loaded'")}
-        assert kinds == {"companyfacts", "submissions", "company_tickers", "ownership"}
+        assert kinds == {"companyfacts", "submissions", "company_tickers", "company_tickers_exchange", "ownership"}
     finally:
         con.close()
 
@@ -89,3 +89,14 @@ def test_unknown_ticker_is_reported(prefect_harness, tmp_path, replay_root, tick
     result = refresh_flow(db=str(tmp_path / "w.duckdb"), tickers=[ticker], replay=str(replay_root))
     assert result["unknown_tickers"] == [ticker]
     assert result["ciks"] == []
+
+
+def test_daily_index_discovery_fetches_each_ownership_filing_once(prefect_harness, tmp_path, replay_root):
+    """10x Genomics (CIK 1770787) in EDGAR's daily form index of 2020-03-18: one Form 3 and one Form 4,
+    the Form 4 listed three times (issuer and two reporting owners) but fetched once."""
+    result = refresh_flow(db=str(tmp_path / "w.duckdb"), ciks=[1770787], replay=str(replay_root),
+                          index_days=[date(2020, 3, 18)])
+    ownership = sorted(w for w, _ in result["not_fetched"] if w.startswith("ownership "))
+    # The filings themselves were not recorded in the replay folder: reported as not fetched.
+    assert ownership == ["ownership 0000899243-20-008926", "ownership 0000899243-20-008928"]
+    assert all("edgar/data/1770787/" in reason for w, reason in result["not_fetched"] if w.startswith("ownership "))

@@ -15,7 +15,6 @@ from pipelines.errors import RejectedDocument
 from pipelines.parse import parse_document
 from warehouse.db import connect, fetch_all, fetch_value
 from warehouse.load import Parsed, Rejected, load_batch
-from warehouse.load_submissions import load_order
 
 FIX = Path(__file__).parents[1] / "fixtures"
 SUB = FIX / "sec" / "data.sec.gov" / "submissions"
@@ -215,18 +214,19 @@ def _parse(doc: Document) -> Parsed | Rejected:
 
 
 def test_page_after_main_in_same_batch_and_order_independence(tmp_path):
-    """Sorted with load_order a page given before its main file still loads; payload order does not matter."""
-    def build(name, paths):
+    """A page given before its main file in one batch still loads (load_batch puts mains first);
+    payload order across batches does not matter."""
+    def build(name, paths, *, one_batch):
         con = connect(tmp_path / f"{name}.duckdb")
-        items = sorted([item(p) for p in paths], key=lambda i: load_order(i.record))
-        for it in items:  # one batch per payload, in the given (sorted) order
-            load_batch(con, [it], raw_dir=tmp_path / "raw")
+        items = [item(p) for p in paths]
+        for batch in ([items] if one_batch else [[it] for it in items]):
+            assert load_batch(con, batch, raw_dir=tmp_path / "raw").status == "succeeded"
         return con
 
     new, old, old_page = (SUB / "CIK0000320193.json.gz", VINTAGE / "2023-08_jadchaar" / "CIK0000320193.json.gz",
                           VINTAGE / "2023-08_jadchaar" / "CIK0000320193-submissions-001.json.gz")
-    a = build("a", [old_page, old, new])
-    b = build("b", [new, old, old_page])
+    a = build("a", [old_page, old, new], one_batch=True)
+    b = build("b", [new, old, old_page], one_batch=False)
     snap = ("SELECT accession, acceptance_time, amends_accession, superseded_by, amend_rule"
             " FROM filings ORDER BY accession")
     assert fetch_all(a, snap) == fetch_all(b, snap)
