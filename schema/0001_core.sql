@@ -165,22 +165,6 @@ COMMENT ON COLUMN fiscal_calendar.weeks_53 IS 'True when the year is a 53-week y
 COMMENT ON COLUMN fiscal_calendar.basis IS 'observed, extrapolated, transition or assumed_calendar (see facts.fiscal_basis).';
 COMMENT ON COLUMN fiscal_calendar.load_id IS 'Load run that last rebuilt this company''s calendar.';
 
--- The calendar as the loaders match facts against it: a period ending in a gap between two
--- fiscal years (an unlabelled transition after a change of year end) matches no year.
-CREATE VIEW fiscal_calendar_covering AS
-SELECT cik, fiscal_year, fy_start, fy_end, basis FROM fiscal_calendar
-UNION ALL
-SELECT cik, NULL, CAST(prev_end + INTERVAL 1 DAY AS DATE), CAST(fy_start - INTERVAL 1 DAY AS DATE), NULL
-FROM (SELECT cik, fy_start, lag(fy_end) OVER (PARTITION BY cik ORDER BY fy_end) AS prev_end
-      FROM fiscal_calendar)
-WHERE fy_start - prev_end > 1;
-COMMENT ON VIEW fiscal_calendar_covering IS 'fiscal_calendar plus one row with NULL fiscal_year per uncovered gap between two fiscal years, so a fact ending in a gap gets no fiscal year rather than the next one.';
-COMMENT ON COLUMN fiscal_calendar_covering.cik IS 'Company (integer CIK).';
-COMMENT ON COLUMN fiscal_calendar_covering.fiscal_year IS 'Fiscal year label; NULL for a gap.';
-COMMENT ON COLUMN fiscal_calendar_covering.fy_start IS 'First day of the year or gap.';
-COMMENT ON COLUMN fiscal_calendar_covering.fy_end IS 'Last day of the year or gap.';
-COMMENT ON COLUMN fiscal_calendar_covering.basis IS 'As fiscal_calendar.basis; NULL for a gap.';
-
 -- Scalar rules shared by loaders and views (one definition, used everywhere).
 CREATE MACRO duration_class_of(period_start, duration_days) AS
     CASE

@@ -6,6 +6,10 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
 # Two candidate year ends closer than this are the same fiscal year; keep the better-attested one.
 SAME_YEAR_DAYS = 300
 # A fiscal year "belongs" to the calendar year in which its end falls, after moving early-January
@@ -122,3 +126,37 @@ def build_calendar(candidates: list[tuple[date, int]], own_ends: list[tuple[date
             start = ends[i - 1][0] + timedelta(days=1)
         years.append(FiscalYear(label, start, end, basis))
     return years
+
+
+# How far after a fiscal year end a period may end and still belong to that year (52/53-week
+# filers sometimes tag a period a day or two past the calendar's end).
+END_SLACK_DAYS = 3
+
+
+def fiscal_year_columns(period_end: pa.Array, years: list[FiscalYear]) -> dict[str, pa.Array]:
+    """For each period end (ISO date strings), the fiscal year it falls in: the first year ending on
+    or after period_end - 3 days; NULL when it falls in an uncovered gap or outside the calendar.
+
+    Returns Arrow columns cal_year, cal_start, cal_end, cal_basis (vectorised: a sorted search over
+    the company's few dozen year ends, not a join)."""
+    n = len(period_end)
+    if not years:
+        return {"cal_year": pa.nulls(n, pa.int32()), "cal_start": pa.nulls(n, pa.date32()),
+                "cal_end": pa.nulls(n, pa.date32()), "cal_basis": pa.nulls(n, pa.string())}
+    ends = np.array([y.fy_end for y in years], dtype="datetime64[D]")
+    starts = np.array([y.fy_start for y in years], dtype="datetime64[D]")
+    d = pc.cast(period_end, pa.date32()).to_numpy(zero_copy_only=False).astype("datetime64[D]")
+    match = d - np.timedelta64(END_SLACK_DAYS, "D")
+    idx = np.searchsorted(ends, match, side="left")
+    inside = idx < len(years)
+    safe = np.where(inside, idx, 0)
+    inside &= d >= starts[safe]  # a period ending in a gap before this year belongs to no year
+    mask = ~inside
+    labels = np.array([y.fiscal_year for y in years], dtype=np.int32)
+    bases = np.array([y.basis for y in years], dtype=object)
+    return {
+        "cal_year": pa.array(labels[safe], pa.int32(), mask=mask),
+        "cal_start": pa.array(starts[safe], pa.date32(), mask=mask),
+        "cal_end": pa.array(ends[safe], pa.date32(), mask=mask),
+        "cal_basis": pa.array(bases[safe], pa.string(), mask=mask),
+    }

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipelines.companyfacts import CompanyFacts
 from pipelines.errors import RejectedDocument
 from warehouse.db import fetch_all, fetch_value
-from warehouse.fiscal import build_calendar
+from warehouse.fiscal import FiscalYear, build_calendar, fiscal_year_columns
 from warehouse.load import LoadContext
 from warehouse.sqlfiles import sql
 
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
-def rebuild_calendar(con: duckdb.DuckDBPyConnection, cik: int, load_id: str) -> int:
+
+def rebuild_calendar(con: duckdb.DuckDBPyConnection, cik: int, load_id: str) -> list[FiscalYear]:
     """Recompute the company's fiscal_calendar from its facts and the staged payload (cf_stage)."""
     rows = fetch_all(con, sql("companyfacts/calendar_inputs"), {"cik": cik})
     candidates = [(d, n) for what, d, n, _ in rows if what == "candidate"]
@@ -34,15 +39,25 @@ def rebuild_calendar(con: duckdb.DuckDBPyConnection, cik: int, load_id: str) -> 
         con.execute("INSERT INTO fiscal_calendar SELECT cik, fiscal_year, fy_start, fy_end, weeks_53, basis, ?"
                     " FROM cal_arrow", [load_id])
         con.unregister("cal_arrow")
-    return len(years)
+    return years
+
+
+def _with_fiscal(facts: pa.Table, years: list[FiscalYear]) -> pa.Table:
+    for name, column in fiscal_year_columns(facts.column("period_end"), years).items():
+        facts = facts.append_column(name, column)
+    return facts
 
 
 def load_companyfacts(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: CompanyFacts) -> dict[str, int]:
     """Append the versions of ``record`` not yet stored; never replace a stored version."""
-    con.register("cf_arrow", record.facts)
+    con.register("cf_arrow", _with_fiscal(record.facts, []))
     try:
         _validate(con, ctx)
-        con.execute(sql("companyfacts/stage").replace("$cik", str(int(record.cik))))
+        vintage = pc.max(record.facts.column("filed")).as_py()
+        if not _ISO_DATE.fullmatch(vintage or ""):
+            raise RejectedDocument(ctx.doc.uri, f"filed date {vintage!r} is not a date")
+        con.execute(sql("companyfacts/stage").replace("$cik", str(int(record.cik)))
+                    .replace("$payload_vintage", vintage))
         counts = _load_staged(con, ctx, record)
         con.execute("DROP VIEW cf_stage")
         return counts
@@ -61,15 +76,29 @@ def _validate(con: duckdb.DuckDBPyConnection, ctx: LoadContext) -> None:
         raise RejectedDocument(ctx.doc.uri, f"facts that cannot be stored exactly: {detail}")
 
 
+def _reassign_fiscal(con: duckdb.DuckDBPyConnection, cik: int, load_id: str, years: list[FiscalYear]) -> int:
+    """Apply a rebuilt calendar to the company's older rows (derived columns only)."""
+    older = con.execute("SELECT rowid AS rid, CAST(period_end AS VARCHAR) AS period_end FROM facts"
+                        " WHERE cik = ? AND load_id <> ?", [cik, load_id]).arrow()
+    if isinstance(older, pa.RecordBatchReader):  # DuckDB 2.x returns a reader
+        older = older.read_all()
+    if older.num_rows == 0:
+        return 0
+    con.register("cf_refiscal", _with_fiscal(older, years))
+    try:
+        return int(fetch_value(con, sql("companyfacts/reassign_fiscal")) or 0)
+    finally:
+        con.unregister("cf_refiscal")
+
+
 def _load_staged(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: CompanyFacts) -> dict[str, int]:
     cik = record.cik
     had_rows = bool(fetch_value(con, "SELECT count(*) FROM facts WHERE cik = ?", [cik]))
-    calendar_years = rebuild_calendar(con, cik, ctx.load_id)
+    years = rebuild_calendar(con, cik, ctx.load_id)
+    con.register("cf_arrow", _with_fiscal(record.facts, years))  # the stage view now sees the years
     inserted = fetch_value(con, sql("companyfacts/insert_facts"),
                            {"cik": cik, "source_document_id": ctx.source_document_id, "load_id": ctx.load_id})
-    reassigned = 0
-    if had_rows:
-        reassigned = fetch_value(con, sql("companyfacts/reassign_fiscal"), {"cik": cik, "load_id": ctx.load_id}) or 0
+    reassigned = _reassign_fiscal(con, cik, ctx.load_id, years) if had_rows else 0
     con.register("concepts_arrow", record.concepts)
     try:
         new_concepts = fetch_value(
@@ -81,5 +110,5 @@ def _load_staged(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: Compa
     con.execute(
         "INSERT INTO companies (cik, name, source_document_id, load_id) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (cik) DO NOTHING", [cik, record.entity_name, ctx.source_document_id, ctx.load_id])
-    return {"facts": inserted, "fiscal_calendar": calendar_years, "facts_fiscal_reassigned": reassigned,
+    return {"facts": int(inserted or 0), "fiscal_calendar": len(years), "facts_fiscal_reassigned": reassigned,
             "concepts": int(new_concepts or 0)}

@@ -1,6 +1,6 @@
 -- Append the staged versions that are not in facts yet (same key, accession AND value), each with
--- its own fiscal year/period from the company's fiscal calendar (ASOF: the first fiscal year
--- ending on/after period_end, with 3 days of slack for 52/53-week ends). A different value under
+-- its own fiscal year/period from the company's fiscal calendar (cal_* columns, assigned by
+-- warehouse.fiscal.fiscal_year_columns). A different value under
 -- an accession already stored is an SEC-side correction: a new row, ordered by payload_vintage.
 INSERT INTO facts (cik, taxonomy, concept, unit, period_start, period_end, value, accession, form, filed,
                    frame, filing_fy, filing_fp, payload_vintage, fiscal_year, fiscal_period, duration_days,
@@ -8,21 +8,18 @@ INSERT INTO facts (cik, taxonomy, concept, unit, period_start, period_end, value
 SELECT s.cik, s.taxonomy, s.concept, s.unit, s.period_start, s.period_end, s.value, s.accession,
        s.form, s.filed, s.frame, s.filing_fy, s.filing_fp,
        s.payload_vintage,
-       c.fiscal_year,
-       CASE WHEN c.fiscal_year IS NOT NULL
-                THEN fiscal_period_of(s.period_start, s.period_end, s.duration_days, c.fy_start, c.fy_end) END AS fiscal_period,
+       s.cal_year AS fiscal_year,
+       fiscal_period_of(s.period_start, s.period_end, s.duration_days, s.cal_start, s.cal_end) AS fiscal_period,
        s.duration_days,
        duration_class_of(s.period_start, s.duration_days) AS duration_class,
-       c.basis AS fiscal_basis,
+       s.cal_basis AS fiscal_basis,
        $source_document_id AS source_document_id,
        $load_id AS load_id
 FROM (
-    SELECT st.*, CAST(st.period_end - INTERVAL 3 DAY AS DATE) AS match_date
+    SELECT st.*
     FROM cf_stage st
     ANTI JOIN (SELECT * FROM facts WHERE cik = $cik) f
       ON f.taxonomy = st.taxonomy AND f.concept = st.concept AND f.unit = st.unit
      AND f.period_start IS NOT DISTINCT FROM st.period_start AND f.period_end = st.period_end
      AND f.accession = st.accession AND f.value = st.value
-) s
-ASOF LEFT JOIN (SELECT * FROM fiscal_calendar_covering WHERE cik = $cik) c
-  ON s.cik = c.cik AND s.match_date <= c.fy_end;
+) s;

@@ -12,7 +12,8 @@ SELECT CAST($cik AS INTEGER)                                   AS cik,
        val_float,
        accession, form,
        CAST(filed AS DATE)                                     AS filed,
-       max(CAST(filed AS DATE)) OVER ()                        AS payload_vintage,
+       CAST('$payload_vintage' AS DATE)                        AS payload_vintage,
        frame, filing_fy, filing_fp,
-       CAST(CAST(period_end AS DATE) - CAST(period_start AS DATE) AS INTEGER) AS duration_days
+       CAST(CAST(period_end AS DATE) - CAST(period_start AS DATE) AS INTEGER) AS duration_days,
+       cal_year, cal_start, cal_end, cal_basis   -- the value's fiscal year (warehouse.fiscal)
 FROM cf_arrow;

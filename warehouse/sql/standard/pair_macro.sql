@@ -1,0 +1,21 @@
+-- Session helper for the metric files, created once sfv exists (table macros bind at creation).
+-- same_period_pair(a, b): for two standard concepts, every combination of their versions that was
+-- ever current for the same company and exact period (discrete quarters and fiscal years), at the
+-- moment it became current (known_from). One row per a-unit: the b with the same unit when there is
+-- one (else another unit, which the metric turns into a NULL with a reason).
+CREATE OR REPLACE TEMP MACRO same_period_pair(sc_a, sc_b) AS TABLE
+WITH a AS (SELECT * FROM sfv WHERE standard_concept = sc_a AND duration_class IN ('quarter', 'annual')),
+     b AS (SELECT * FROM sfv WHERE standard_concept = sc_b AND duration_class IN ('quarter', 'annual')),
+     ev AS (SELECT cik, period_start, period_end, known_from AS t FROM a
+            UNION
+            SELECT cik, period_start, period_end, known_from AS t FROM b)
+SELECT ev.t AS known_from, a.cik, a.fiscal_year, a.fiscal_period, a.duration_class, a.period_start, a.period_end,
+       a.value AS a_value, a.unit AS a_unit, a.taxonomy AS a_taxonomy, a.inputs AS a_inputs, a.metric_id AS a_metric_id,
+       b.value AS b_value, b.unit AS b_unit, b.taxonomy AS b_taxonomy, b.inputs AS b_inputs, b.metric_id AS b_metric_id
+FROM ev
+JOIN a ON a.cik = ev.cik AND a.period_start = ev.period_start AND a.period_end = ev.period_end
+      AND a.known_from <= ev.t AND (a.valid_to IS NULL OR ev.t < a.valid_to)
+JOIN b ON b.cik = ev.cik AND b.period_start = ev.period_start AND b.period_end = ev.period_end
+      AND b.known_from <= ev.t AND (b.valid_to IS NULL OR ev.t < b.valid_to)
+QUALIFY row_number() OVER (PARTITION BY ev.t, a.cik, a.period_start, a.period_end, a.unit
+                           ORDER BY (a.unit = b.unit) DESC, (a.taxonomy = b.taxonomy) DESC, b.unit) = 1;
