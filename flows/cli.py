@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import logging
 import os
@@ -36,7 +37,7 @@ EXIT_NOT_FOUND = 6      # resolve: nothing matches
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Provenance-rich SEC EDGAR fact warehouse (DuckDB).")
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # one-line errors, never wrapped
 out = Console(width=None if sys.stdout.isatty() else 200)
 
 
@@ -60,12 +61,27 @@ def main_options(
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
+def command(*args, **kwargs):
+    """``app.command`` whose errors become one red line and an exit code scripts can rely on."""
+    def register(fn):
+        @functools.wraps(fn)
+        def run(*a, **kw):
+            try:
+                return fn(*a, **kw)
+            except ConfigError as exc:
+                fail(str(exc), EXIT_CONFIG)
+            except (WarehouseError, EdgarError) as exc:
+                fail(str(exc), EXIT_ERROR)
+        return app.command(*args, **kwargs)(run)
+    return register
+
+
 def fail(message: str, code: int = EXIT_ERROR) -> None:
     err.print(f"[red]error:[/red] {message}", highlight=False)
     raise typer.Exit(code)
 
 
-@app.command()
+@command()
 def init() -> None:
     """Create the warehouse file (or bring its schema up to date)."""
     con = connect(State.db)
@@ -74,7 +90,7 @@ def init() -> None:
     out.print(f"{State.db}: schema at migration {n}")
 
 
-@app.command()
+@command()
 def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz accepted); kind detected from content.")],
          accession: Annotated[str | None, typer.Option(help="Accession for a single ownership XML whose name carries none.")] = None) -> None:
     """Load local SEC files (companyfacts, submissions and pages, tickers, Forms 3/4/5) in one run."""
@@ -113,7 +129,7 @@ def _with_accession(doc, accession: str):
     return replace(doc, accession=accession)
 
 
-@app.command()
+@command()
 def refresh(
     ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Ticker (repeatable).")] = None,
     cik: Annotated[list[int] | None, typer.Option("--cik", "-c", help="CIK (repeatable).")] = None,
@@ -149,7 +165,7 @@ def refresh(
         raise typer.Exit(EXIT_PARTIAL)
 
 
-@app.command("sql")
+@command("sql")
 def sql_cmd(query: Annotated[str, typer.Argument(help="SQL to run (read-only connection).")],
             format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
             limit: Annotated[int, typer.Option(help="Rows shown in table format (0 = all).")] = 100) -> None:
@@ -162,7 +178,7 @@ def sql_cmd(query: Annotated[str, typer.Argument(help="SQL to run (read-only con
     print_result(result, format, limit=limit)
 
 
-@app.command()
+@command()
 def resolve(query: Annotated[str, typer.Argument(help="Ticker, CIK or company name.")],
             format: Annotated[Format, typer.Option("--format", "-f")] = Format.table) -> None:
     """Turn a ticker, CIK or name into one CIK; when no candidate clearly wins, list them and do not guess."""
@@ -190,7 +206,21 @@ def resolve(query: Annotated[str, typer.Argument(help="Ticker, CIK or company na
         raise typer.Exit(EXIT_AMBIGUOUS if r.status == "ambiguous" else EXIT_NOT_FOUND)
 
 
-@app.command()
+@command()
+def export(target: Annotated[Path, typer.Argument(help="Folder for <table>.parquet files.")],
+           table: Annotated[list[str] | None, typer.Option("--table", help="Only these tables/views (repeatable).")] = None) -> None:
+    """Export the public tables and views to Parquet (zstd), one file each, replaced atomically."""
+    from warehouse.export import export_parquet
+
+    con = connect(State.db, read_only=True)
+    try:
+        counts = export_parquet(con, target, table)
+    finally:
+        con.close()
+    print_result(Result(["file", "rows"], [(f"{target / n}.parquet", c) for n, c in counts.items()]), Format.table)
+
+
+@command()
 def status() -> None:
     """What the warehouse holds: totals, companies, coverage, recent runs, rejections."""
     con = connect(State.db, read_only=True)
@@ -241,14 +271,7 @@ def _progress() -> Progress:
 def main() -> None:
     """Console entry point: one-line errors, exit codes scripts can rely on."""
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
-    try:
-        app()
-    except ConfigError as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
-        sys.exit(EXIT_CONFIG)
-    except (WarehouseError, EdgarError) as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
-        sys.exit(EXIT_ERROR)
+    app()
 
 
 if __name__ == "__main__":

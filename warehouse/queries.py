@@ -43,9 +43,16 @@ def to_polars(result: Result) -> pl.DataFrame:
 def status_sections(con: duckdb.DuckDBPyConnection) -> list[tuple[str, Result]]:
     """The sections `edgar-warehouse status` prints, in order; optional ones appear once their
     tables exist (coverage comes with the filings migration)."""
-    sections = [("Totals", run_named(con, "status/totals")),
-                ("Companies", run_named(con, "status/companies"))]
-    views = {r[0] for r in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+    names = {r[0] for r in con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE NOT internal"
+        " UNION ALL SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+    totals = run_named(con, "status/totals")
+    for needs, name in (("filings", "status/totals_filings"), ("insider_filings", "status/totals_insider"),
+                        ("derived_metrics", "status/totals_metrics")):
+        if needs in names:
+            totals = Result(totals.columns, totals.rows + run_named(con, name).rows)
+    sections = [("Totals", totals), ("Companies", run_named(con, "status/companies"))]
+    views = names
     if "company_coverage" in views:
         sections.append(("Filings coverage", run_query(con, "SELECT * FROM company_coverage ORDER BY cik")))
     sections.append(("Recent load runs", run_named(con, "status/recent_runs")))

@@ -1,0 +1,89 @@
+"""The `edgar-warehouse` CLI: exit codes scripts rely on, read-only sql, load of every kind, export."""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from flows.cli import EXIT_AMBIGUOUS, EXIT_ERROR, EXIT_NOT_FOUND, EXIT_PARTIAL, app
+from helpers import COMPANYFACTS_DIR, FIXTURES
+
+runner = CliRunner()
+APPLE_CF = COMPANYFACTS_DIR / "CIK0000320193.json.gz"
+APPLE_SUB = FIXTURES / "sec/data.sec.gov/submissions/CIK0000320193.json.gz"
+TICKERS = FIXTURES / "sec/www.sec.gov/files/company_tickers.json.gz"
+FORM4 = FIXTURES / "form4/0000320193-22-000061.txt"
+
+
+def cli(db, *args):
+    return runner.invoke(app, ["--db", str(db), *map(str, args)])
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cli") / "w.duckdb"
+    result = cli(path, "load", APPLE_CF, APPLE_SUB, TICKERS, FORM4)
+    assert result.exit_code == 0, result.output
+    assert "4 loaded, 0 unchanged, 0 rejected" in result.output
+    return path
+
+
+def test_load_detects_every_kind_and_is_idempotent(db):
+    again = cli(db, "load", APPLE_CF, APPLE_SUB, TICKERS, FORM4)
+    assert again.exit_code == 0
+    assert "0 loaded, 4 unchanged" in again.output
+    out = cli(db, "sql", "SELECT kind, count(*) AS n FROM source_documents GROUP BY kind ORDER BY kind", "-f", "json")
+    assert json.loads(out.stdout) == [{"kind": k, "n": 1} for k in
+                                     ("company_tickers", "companyfacts", "ownership", "submissions")]
+
+
+def test_sql_is_read_only_and_exact(db):
+    denied = cli(db, "sql", "DELETE FROM facts")
+    assert denied.exit_code == EXIT_ERROR
+    assert "read-only" in denied.output
+    out = cli(db, "sql", "SELECT value FROM facts WHERE accession = '0000320193-25-000079' AND concept ="
+                         " 'RevenueFromContractWithCustomerExcludingAssessedTax' AND period_start = '2022-09-25'"
+                         " AND period_end = '2023-09-30'", "--format", "csv")
+    assert out.stdout.splitlines() == ["value", "383285000000"]
+
+
+def test_bad_file_is_rejected_with_exit_code_partial(tmp_path, db):
+    bad = tmp_path / "CIK0000000001.json"
+    bad.write_text('{"cik": 1, "entityName": "x", "facts": {')  # truncated
+    result = cli(tmp_path / "w.duckdb", "load", bad, APPLE_CF)
+    assert result.exit_code == EXIT_PARTIAL
+    assert "1 loaded, 0 unchanged, 1 rejected" in result.output
+    assert "CIK0000000001.json" in result.output and "truncated" in result.output
+
+
+def test_resolve_exit_codes(db):
+    assert cli(db, "resolve", "AAPL").exit_code == 0
+    ambiguous = cli(db, "resolve", "Apple", "-f", "json")
+    assert ambiguous.exit_code == EXIT_AMBIGUOUS
+    body = json.loads(ambiguous.stdout)
+    assert body["status"] == "ambiguous" and body["cik"] is None
+    assert body["candidates"][0]["cik"] == 320193
+    assert cli(db, "resolve", "zzzz no such company").exit_code == EXIT_NOT_FOUND
+
+
+def test_status_and_export(db, tmp_path):
+    status = cli(db, "status")
+    assert status.exit_code == 0
+    assert "24579" in status.output  # Apple's fact versions
+    result = cli(db, "export", tmp_path / "out", "--table", "facts", "--table", "insider_transactions")
+    assert result.exit_code == 0, result.output
+    con = duckdb.connect()
+    assert con.execute(f"SELECT count(*) FROM '{tmp_path / 'out' / 'facts.parquet'}'").fetchall() == [(24579,)]
+    assert con.execute(f"SELECT count(*) FROM '{tmp_path / 'out' / 'insider_transactions.parquet'}'").fetchall() == [(7,)]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["facts.parquet", "insider_transactions.parquet"]
+    unknown = cli(db, "export", tmp_path / "out2", "--table", "nope")
+    assert unknown.exit_code == EXIT_ERROR
+
+
+def test_reader_on_missing_warehouse_is_a_clear_error(tmp_path):
+    result = cli(tmp_path / "missing.duckdb", "status")
+    assert result.exit_code == EXIT_ERROR
+    assert "no warehouse here" in result.output
