@@ -17,7 +17,9 @@ qn AS (  -- each quarter with the start dates its successor may have (1..3 days 
     FROM qk, range(1, 4) r(d)
 ),
 chains AS (
-    SELECT k4.cik, k4.unit, k4.fiscal_year, k4.fiscal_period,
+    SELECT hash(k4.cik, k4.unit, k1.period_start, k1.period_end, k2.period_start, k2.period_end,
+                k3.period_start, k3.period_end, k4.period_start, k4.period_end) AS chain_id,
+           k4.cik, k4.unit, k4.fiscal_year, k4.fiscal_period,
            k1.period_start AS s1, k1.period_end AS e1, k2.period_start AS s2, k2.period_end AS e2,
            k3.period_start AS s3, k3.period_end AS e3, k4.period_start AS s4, k4.period_end AS e4
     FROM qk k4
@@ -28,32 +30,37 @@ chains AS (
     WHERE k4.period_end - k1.period_start BETWEEN 350 AND 380
       AND NOT (k4.fiscal_period = 'Q4' AND fyk.cik IS NOT NULL)
 ),
-chain_ev AS (  -- every moment one of the four quarters changed
-    SELECT DISTINCT ch.*, q.known_from AS t
+positions AS (  -- the four quarters of each chain, one row each
+    SELECT ch.chain_id, ch.cik, ch.unit, ch.fiscal_year, ch.fiscal_period, ch.s1, ch.e4, p.pos, p.ps, p.pe
     FROM chains ch,
-         LATERAL (SELECT unnest([ch.s1, ch.s2, ch.s3, ch.s4]) AS ps, unnest([ch.e1, ch.e2, ch.e3, ch.e4]) AS pe) p
-    JOIN q ON q.cik = ch.cik AND q.unit = ch.unit AND q.period_start = p.ps AND q.period_end = p.pe
+         LATERAL (SELECT unnest([1, 2, 3, 4]) AS pos, unnest([ch.s1, ch.s2, ch.s3, ch.s4]) AS ps,
+                         unnest([ch.e1, ch.e2, ch.e3, ch.e4]) AS pe) p
+),
+chain_ev AS (  -- every moment one of the four quarters changed
+    SELECT DISTINCT p.chain_id, q.known_from AS t
+    FROM positions p
+    JOIN q ON q.cik = p.cik AND q.unit = p.unit AND q.period_start = p.ps AND q.period_end = p.pe
+),
+picked AS (  -- the version of each quarter current at each such moment
+    SELECT ev.t, p.*, q.value, q.taxonomy, q.inputs, q.metric_id
+    FROM chain_ev ev
+    JOIN positions p ON p.chain_id = ev.chain_id
+    JOIN q ON q.cik = p.cik AND q.unit = p.unit AND q.period_start = p.ps AND q.period_end = p.pe
+          AND q.known_from <= ev.t AND (q.valid_to IS NULL OR ev.t < q.valid_to)
 ),
 summed AS (
-    SELECT ev.cik, ev.fiscal_year, ev.fiscal_period, ev.s1 AS period_start, ev.e4 AS period_end, ev.unit, ev.t,
-           q1.value + q2.value + q3.value + q4.value AS total,
-           CASE WHEN q1.taxonomy = q4.taxonomy AND q2.taxonomy = q4.taxonomy AND q3.taxonomy = q4.taxonomy
-                THEN NULL ELSE 'taxonomy mismatch between quarters' END AS null_reason,
-           q4.taxonomy,
-           list_concat(list_transform(q1.inputs, x -> edge('q1', x, q1.metric_id)),
-                       list_transform(q2.inputs, x -> edge('q2', x, q2.metric_id)),
-                       list_transform(q3.inputs, x -> edge('q3', x, q3.metric_id)),
-                       list_transform(q4.inputs, x -> edge('q4', x, q4.metric_id))) AS inputs,
+    SELECT cik, any_value(fiscal_year) AS fiscal_year, any_value(fiscal_period) AS fiscal_period,
+           s1 AS period_start, e4 AS period_end, unit, t,
+           sum(value) AS total,
+           CASE WHEN count(DISTINCT taxonomy) = 1 THEN NULL ELSE 'taxonomy mismatch between quarters' END AS null_reason,
+           max(taxonomy) AS taxonomy,
+           flatten(list(list_transform(inputs, x -> edge('q' || pos, x, metric_id)) ORDER BY pos)) AS inputs,
            'revenue(q1) + revenue(q2) + revenue(q3) + revenue(q4)' AS formula
-    FROM chain_ev ev
-    JOIN q q1 ON q1.cik = ev.cik AND q1.unit = ev.unit AND q1.period_start = ev.s1 AND q1.period_end = ev.e1
-             AND q1.known_from <= ev.t AND (q1.valid_to IS NULL OR ev.t < q1.valid_to)
-    JOIN q q2 ON q2.cik = ev.cik AND q2.unit = ev.unit AND q2.period_start = ev.s2 AND q2.period_end = ev.e2
-             AND q2.known_from <= ev.t AND (q2.valid_to IS NULL OR ev.t < q2.valid_to)
-    JOIN q q3 ON q3.cik = ev.cik AND q3.unit = ev.unit AND q3.period_start = ev.s3 AND q3.period_end = ev.e3
-             AND q3.known_from <= ev.t AND (q3.valid_to IS NULL OR ev.t < q3.valid_to)
-    JOIN q q4 ON q4.cik = ev.cik AND q4.unit = ev.unit AND q4.period_start = ev.s4 AND q4.period_end = ev.e4
-             AND q4.known_from <= ev.t AND (q4.valid_to IS NULL OR ev.t < q4.valid_to)
+    FROM picked
+    GROUP BY chain_id, cik, unit, s1, e4, t
+    HAVING count(DISTINCT pos) = 4
+    -- two chains of different quarters over the same twelve months: keep one, deterministically
+    QUALIFY row_number() OVER (PARTITION BY cik, unit, s1, e4, t ORDER BY chain_id) = 1
 ),
 from_fy AS (
     SELECT f.cik, f.fiscal_year, 'Q4' AS fiscal_period, f.period_start, f.period_end, f.unit, f.known_from AS t,
