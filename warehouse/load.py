@@ -133,7 +133,7 @@ def _write_run(con, report: BatchReport, *, command: str, flow_run_id: str | Non
 
 def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Parsed | Rejected], *, raw_dir: Path,
                command: str = "load", load_id: str | None = None, flow_run_id: str | None = None,
-               ) -> BatchReport:
+               derive: bool = True) -> BatchReport:
     """Commit every good document of ``items`` and record every bad one, all in one transaction.
 
     A loader that finds a document bad (RejectedDocument) rolls the batch back; the batch is then
@@ -148,6 +148,8 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Parsed | Rejected
         try:
             with transaction(con):
                 _load_items(con, pending, report, raw_dir)
+                if derive and report.row_counts.get("facts"):
+                    _derive(con, report)
                 report.status = "partial" if report.rejected else "succeeded"
                 _write_run(con, report, command=command, flow_run_id=flow_run_id, started_at=started_at)
             return report
@@ -160,6 +162,15 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Parsed | Rejected
                            error=f"{type(exc).__name__}: {exc}")
             raise
     raise AssertionError("unreachable: every retry rejects one more document")
+
+
+def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport) -> None:
+    from warehouse.metrics import refresh_metrics, run_checks
+
+    counts = refresh_metrics(con, report.load_id)
+    report.row_counts.update({k: counts[k] for k in ("derived_metrics", "metric_lineage")})
+    failing = run_checks(con, report.load_id)
+    report.row_counts["check_results"] += len(failing)
 
 
 class _LoaderRejected(Exception):
