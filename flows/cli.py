@@ -206,6 +206,112 @@ def resolve(query: Annotated[str, typer.Argument(help="Ticker, CIK or company na
         raise typer.Exit(EXIT_AMBIGUOUS if r.status == "ambiguous" else EXIT_NOT_FOUND)
 
 
+def _companies(con, ciks: list[int] | None, tickers: list[str] | None) -> list[int]:
+    """CIKs given, plus tickers/names resolved by the registry (never guessed)."""
+    from warehouse.registry_resolve import resolve as resolve_query
+
+    out_ciks = list(ciks or [])
+    for t in tickers or []:
+        r = resolve_query(con, t)
+        if not r.resolved:
+            fail(f"{t}: {r.message}", EXIT_AMBIGUOUS if r.status == "ambiguous" else EXIT_NOT_FOUND)
+        out_ciks.append(r.cik)
+    if not out_ciks:
+        fail("name at least one --cik or --ticker", EXIT_USAGE)
+    return out_ciks
+
+
+def _rows_result(rows: list[dict], columns: list[str]) -> Result:
+    return Result(columns, [tuple(r.get(c) for c in columns) for r in rows])
+
+
+@command()
+def compare(
+    name: Annotated[str, typer.Argument(help="Derived metric (free_cash_flow, net_margin, ...) or standard concept (revenue, ...).")],
+    fiscal_year: Annotated[int, typer.Option("--fiscal-year", "-y", help="Each company's own fiscal year.")],
+    cik: Annotated[list[int] | None, typer.Option("--cik", "-c")] = None,
+    ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Ticker or name (resolved, never guessed).")] = None,
+    period: Annotated[str, typer.Option("--period", "-p", help="FY or Q1..Q4.")] = "FY",
+    format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
+) -> None:
+    """One row per company for a metric or concept in a fiscal year, with warnings when periods,
+    tags or currencies do not line up. Margins and growth are fractions (0.1369 = 13.69%)."""
+    from warehouse.metrics import UnknownMetricError
+    from warehouse.metrics import compare as compare_rows
+
+    con = connect(State.db, read_only=True)
+    try:
+        companies = _companies(con, cik, ticker)
+        try:
+            rows = compare_rows(con, name, companies, fiscal_year, period)
+        except UnknownMetricError as exc:
+            fail(str(exc), EXIT_USAGE)
+    finally:
+        con.close()
+    columns = ["cik", "name", "fiscal_year", "fiscal_period", "period_start", "period_end", "value", "unit",
+               "matched_tag", "accession", "derivation", "null_reason"]
+    if format is Format.json:
+        print_result(_rows_result(rows, [*columns, "warnings"]), format)
+        return
+    print_result(_rows_result(rows, columns), format)
+    for warning in sorted({w for r in rows for w in r["warnings"]}):
+        err.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
+
+
+@command()
+def growth(
+    concept: Annotated[str, typer.Argument(help="Standard concept, e.g. revenue.")],
+    from_year: Annotated[int, typer.Option("--from", help="Earlier fiscal year.")],
+    to_year: Annotated[int, typer.Option("--to", help="Later fiscal year.")],
+    cik: Annotated[list[int] | None, typer.Option("--cik", "-c")] = None,
+    ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t")] = None,
+    format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
+) -> None:
+    """Growth of a standard concept between two fiscal years, as a fraction, with both inputs."""
+    from warehouse.metrics import UnknownMetricError
+    from warehouse.metrics import growth as growth_of
+
+    con = connect(State.db, read_only=True)
+    try:
+        rows = []
+        for company in _companies(con, cik, ticker):
+            try:
+                rows.append({"cik": company, **growth_of(con, concept, company, from_year, to_year)})
+            except UnknownMetricError as exc:
+                fail(str(exc), EXIT_USAGE)
+    finally:
+        con.close()
+    columns = list(dict.fromkeys(k for r in rows for k in r if k != "warnings"))
+    if format is Format.table:  # one field per line reads better than 20 narrow columns
+        for r in rows:
+            print_result(Result(["field", "value"], [(c, r.get(c)) for c in columns]), format)
+    else:
+        print_result(_rows_result(rows, columns if format is Format.csv else [*columns, "warnings"]), format)
+    for warning in sorted({w for r in rows for w in r.get("warnings", [])}):
+        err.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
+
+
+@command()
+def checks(name: Annotated[str | None, typer.Argument(help="One check's offending rows (omit: latest results of all).")] = None,
+           format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
+           limit: Annotated[int, typer.Option(help="Rows shown in table format (0 = all).")] = 50) -> None:
+    """Data-quality checks: balance-sheet identity, gross profit identity, quarters summing to the year."""
+    from warehouse.metrics import run_check
+
+    con = connect(State.db, read_only=True)
+    try:
+        if name:
+            rows = run_check(con, name)
+            result = _rows_result(rows, list(rows[0]) if rows else ["offending_rows"])
+        else:
+            result = run_query(con, "SELECT check_name, offending_rows, load_id[:8] AS load_id, checked_at"
+                                    " FROM check_results QUALIFY row_number() OVER"
+                                    " (PARTITION BY check_name ORDER BY checked_at DESC) = 1 ORDER BY check_name")
+    finally:
+        con.close()
+    print_result(result, format, limit=limit)
+
+
 @command()
 def export(target: Annotated[Path, typer.Argument(help="Folder for <table>.parquet files.")],
            table: Annotated[list[str] | None, typer.Option("--table", help="Only these tables/views (repeatable).")] = None) -> None:

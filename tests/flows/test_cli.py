@@ -87,3 +87,37 @@ def test_reader_on_missing_warehouse_is_a_clear_error(tmp_path):
     result = cli(tmp_path / "missing.duckdb", "status")
     assert result.exit_code == EXIT_ERROR
     assert "no warehouse here" in result.output
+
+
+@pytest.fixture(scope="module")
+def metrics_db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cli-metrics") / "w.duckdb"
+    nvda = COMPANYFACTS_DIR / "CIK0001045810.json.gz"
+    result = cli(path, "load", APPLE_CF, nvda, TICKERS)
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def test_compare_warns_about_misaligned_period_ends(metrics_db):
+    result = cli(metrics_db, "compare", "free_cash_flow", "-t", "AAPL", "-t", "NVDA", "-y", "2025", "-f", "json")
+    assert result.exit_code == 0, result.output
+    rows = {r["cik"]: r for r in json.loads(result.stdout)}
+    assert rows[320193]["value"] == "98767000000" and rows[320193]["accession"] == "0000320193-25-000079"
+    assert any("period ends differ" in w for w in rows[320193]["warnings"])
+    unknown = cli(metrics_db, "compare", "no_such_metric", "-c", "320193", "-y", "2025")
+    assert unknown.exit_code == 2
+
+
+def test_growth_two_years_nvidia(metrics_db):
+    result = cli(metrics_db, "growth", "revenue", "-t", "NVDA", "--from", "2022", "--to", "2024", "-f", "json")
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.stdout)
+    assert (row["from_value"], row["to_value"]) == ("26914000000", "60922000000")
+    assert round(float(row["value"]), 3) == 1.264
+
+
+def test_checks_lists_latest_results(metrics_db):
+    result = cli(metrics_db, "checks", "-f", "json")
+    assert result.exit_code == 0, result.output
+    names = {r["check_name"] for r in json.loads(result.stdout)}
+    assert names == {"balance_sheet_identity", "gross_profit_identity", "quarters_sum_to_year"}
