@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from datetime import date
 
 import msgspec
 import pyarrow as pa
@@ -99,6 +101,25 @@ def parse_cik(value: int | str | None, *, document: str) -> int:
     return cik
 
 
+_ACCESSION = re.compile(r"\d{10}-\d{2}-\d{6}")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _check_distinct(document: str, accessions: list[str], *dates: list[str | None]) -> None:
+    """Accessions and dates repeat thousands of times: check each distinct one once."""
+    bad = sorted(a for a in set(accessions) if not _ACCESSION.fullmatch(a))
+    if bad:
+        raise RejectedDocument(document, f"{len(bad)} malformed accession numbers, e.g. {bad[0]!r}")
+    for column in dates:
+        for d in set(column) - {None}:
+            try:
+                ok = bool(_DATE.fullmatch(d)) and date.fromisoformat(d) is not None
+            except ValueError:
+                ok = False
+            if not ok:
+                raise RejectedDocument(document, f"impossible date {d!r}")
+
+
 def parse_companyfacts(body: bytes, *, document: str, expected_cik: int | None = None) -> CompanyFacts:
     """Bytes of a companyfacts JSON -> CompanyFacts. Raises RejectedDocument naming ``document``."""
     stripped = body.lstrip()[:64].lower()
@@ -157,6 +178,7 @@ def parse_companyfacts(body: bytes, *, document: str, expected_cik: int | None =
 
     if not tax_col:
         raise RejectedDocument(document, "companyfacts has no facts")
+    _check_distinct(document, accn, end, start, filed)
     if any(v is not None and not -_INT64_MAX <= v <= _INT64_MAX for v in vint):
         raise RejectedDocument(document, "an integer value does not fit in 64 bits")
 

@@ -15,7 +15,7 @@ import duckdb
 from pipelines.documents import Document, utcnow
 from pipelines.errors import RejectedDocument
 from warehouse.db import fetch_all, fetch_value, transaction
-from warehouse.rawstore import store_raw
+from warehouse.rawstore import RawWriter
 
 
 @dataclass(frozen=True)
@@ -179,6 +179,13 @@ class _LoaderRejected(Exception):
 
 
 def _load_items(con, items: Sequence[Parsed | Rejected], report: BatchReport, raw_dir: Path) -> None:
+    # Raw payloads are compressed and written in a background thread while DuckDB loads; every
+    # write has finished (or raised) before the batch commits.
+    with RawWriter(raw_dir) as raw:
+        _load_each(con, items, report, raw)
+
+
+def _load_each(con, items: Sequence[Parsed | Rejected], report: BatchReport, raw: RawWriter) -> None:
     seen: set[tuple[str, str]] = set()
     for item in items:
         kind = _record_kind(item)
@@ -186,7 +193,7 @@ def _load_items(con, items: Sequence[Parsed | Rejected], report: BatchReport, ra
         cik = getattr(getattr(item, "record", None), "cik", None) or doc.expected_cik
         accession = getattr(getattr(item, "record", None), "accession", None) or doc.accession
         if isinstance(item, Rejected):
-            raw_path = store_raw(raw_dir, doc.body) if doc.body else None
+            raw_path = raw.store(doc.body, doc.sha256) if doc.body else None
             _record_document(con, doc, kind=kind, load_id=report.load_id, status="rejected",
                              reason=item.error.reason, raw_path=raw_path, cik=cik, accession=accession)
             report.rejected.append((doc.uri, item.error.reason))
@@ -196,7 +203,7 @@ def _load_items(con, items: Sequence[Parsed | Rejected], report: BatchReport, ra
             report.unchanged += 1
             continue
         seen.add(key)
-        raw_path = store_raw(raw_dir, doc.body)
+        raw_path = raw.store(doc.body, doc.sha256)
         doc_id = _record_document(con, doc, kind=kind, load_id=report.load_id, status="loaded", reason=None,
                                   raw_path=raw_path, cik=cik, accession=accession)
         try:

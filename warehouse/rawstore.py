@@ -6,6 +6,7 @@ import gzip
 import hashlib
 import os
 import tempfile
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 
@@ -26,6 +27,30 @@ def store_raw(raw_dir: Path, body: bytes) -> str:
         fh.write(gzip.compress(body, compresslevel=1, mtime=0))
     os.replace(tmp, target)
     return rel
+
+
+class RawWriter:
+    """Stores payloads in a background thread (zlib releases the GIL, so compression overlaps the
+    database work); leaving the ``with`` block waits for every write and re-raises a failure."""
+
+    def __init__(self, raw_dir: Path):
+        self.raw_dir = raw_dir
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="raw-store")
+        self._pending: list[Future] = []
+
+    def store(self, body: bytes, sha256: str) -> str:
+        self._pending.append(self._pool.submit(store_raw, self.raw_dir, body))
+        return raw_relpath(sha256)
+
+    def __enter__(self) -> RawWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            for fut in self._pending:
+                fut.result()
+        finally:
+            self._pool.shutdown(wait=True)
 
 
 def read_raw(raw_dir: Path, rel: str) -> bytes:
