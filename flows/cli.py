@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sys
+from dataclasses import replace
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
@@ -19,12 +20,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pipelines.documents import read_local_document
+from pipelines.documents import Document, read_local_document
 from pipelines.errors import ConfigError, EdgarError, RejectedDocument
 from pipelines.parse import parse_document
 from warehouse.db import WarehouseError, connect, default_db_path, raw_dir_for
 from warehouse.load import Parsed, Rejected, load_batch
-from warehouse.queries import Result, run_query, status_sections
+from warehouse.migrate import applied_migrations
+from warehouse.queries import Result, run_named, run_query, status_sections
 
 # Exit codes scripts can rely on.
 EXIT_OK = 0
@@ -85,31 +87,39 @@ def fail(message: str, code: int = EXIT_ERROR) -> None:
 def init() -> None:
     """Create the warehouse file (or bring its schema up to date)."""
     con = connect(State.db)
-    n = run_query(con, "SELECT count(*) FROM schema_migrations").rows[0][0]
-    con.close()
-    out.print(f"{State.db}: schema at migration {n}")
+    try:
+        applied = applied_migrations(con)
+    finally:
+        con.close()
+    out.print(f"{State.db}: schema at migration {applied[-1][0]:04d}_{applied[-1][1]} ({len(applied)} applied)")
 
 
 @command()
 def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz accepted); kind detected from content.")],
          accession: Annotated[str | None, typer.Option(help="Accession for a single ownership XML whose name carries none.")] = None) -> None:
     """Load local SEC files (companyfacts, submissions and pages, tickers, Forms 3/4/5) in one run."""
-    files = [p for p in paths]
+    files = list(paths)
+    if accession and len(files) != 1:
+        fail("--accession names the accession of ONE file", EXIT_USAGE)
     items: list[Parsed | Rejected] = []
     with _progress() as progress:
         task = progress.add_task("parsing", total=len(files))
         for path in files:
+            if not Path(path).is_file():
+                progress.stop()
+                fail(f"{path}: no such file")
             try:
                 doc = read_local_document(path)
-                if accession and len(files) == 1:
-                    doc = _with_accession(doc, accession)
-                _kind, record = parse_document(doc)
-                items.append(Parsed(doc, record))
+            except RejectedDocument as exc:  # unreadable or corrupt gzip: recorded, the rest loads
+                items.append(Rejected(Document(uri=str(path), origin="file", body=b""), exc))
+                progress.advance(task)
+                continue
+            if accession:
+                doc = replace(doc, accession=accession)
+            try:
+                items.append(Parsed(doc, parse_document(doc)[1]))
             except RejectedDocument as exc:
-                if not Path(path).is_file():
-                    progress.stop()
-                    fail(str(exc))
-                items.append(Rejected(read_local_document(path) if Path(path).is_file() else doc, exc))
+                items.append(Rejected(doc, exc))
             progress.advance(task)
     con = connect(State.db)
     try:
@@ -123,18 +133,12 @@ def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz 
         raise typer.Exit(EXIT_PARTIAL)
 
 
-def _with_accession(doc, accession: str):
-    from dataclasses import replace
-
-    return replace(doc, accession=accession)
-
-
 @command()
 def refresh(
     ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Ticker (repeatable).")] = None,
     cik: Annotated[list[int] | None, typer.Option("--cik", "-c", help="CIK (repeatable).")] = None,
     replay: Annotated[Path | None, typer.Option(help="Serve recorded responses from this folder (no network).")] = None,
-    cache_dir: Annotated[Path | None, typer.Option(help="On-disk HTTP cache for live runs.")] = None,
+    cache_dir: Annotated[Path | None, typer.Option(help="On-disk HTTP cache for live runs [default: <db>.http-cache beside the warehouse].")] = None,
     insider_since: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="Fetch Forms 3/4/5 filed on/after this date.")] = None,
     insider_until: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="... and on/before this date.")] = None,
     no_insiders: Annotated[bool, typer.Option("--no-insiders", help="Skip Forms 3/4/5.")] = False,
@@ -304,9 +308,7 @@ def checks(name: Annotated[str | None, typer.Argument(help="One check's offendin
             rows = run_check(con, name)
             result = _rows_result(rows, list(rows[0]) if rows else ["offending_rows"])
         else:
-            result = run_query(con, "SELECT check_name, offending_rows, load_id[:8] AS load_id, checked_at"
-                                    " FROM check_results QUALIFY row_number() OVER"
-                                    " (PARTITION BY check_name ORDER BY checked_at DESC) = 1 ORDER BY check_name")
+            result = run_named(con, "status/check_results")
     finally:
         con.close()
     print_result(result, format, limit=limit)
@@ -318,7 +320,7 @@ def export(target: Annotated[Path, typer.Argument(help="Folder for <table>.parqu
     """Export the public tables and views to Parquet (zstd), one file each, replaced atomically."""
     from warehouse.export import export_parquet
 
-    con = connect(State.db, read_only=True)
+    con = connect(State.db, read_only=True, external_access=True)
     try:
         counts = export_parquet(con, target, table)
     finally:

@@ -13,7 +13,15 @@ from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 
 from pipelines.documents import Document
-from pipelines.errors import NotFound, RejectedDocument, SecThrottled, TransientError
+from pipelines.errors import (
+    ConfigError,
+    NotFound,
+    RejectedDocument,
+    SecForbidden,
+    SecThrottled,
+    TerminalError,
+    TransientError,
+)
 from pipelines.parse import parse_document
 from pipelines.sec_client import SecClient
 from warehouse.load import BatchReport, Parsed, Rejected
@@ -51,9 +59,9 @@ def fetch_parse(what: str, fetch: Callable[[], Document]) -> Parsed | Rejected |
     SEC throttling is not swallowed: it stops the run (never hammer a 10-minute block)."""
     try:
         doc = fetch()
-    except SecThrottled:
-        raise
-    except (NotFound, TransientError) as exc:
+    except (SecThrottled, SecForbidden, ConfigError):
+        raise  # SEC is refusing this client: stop the run, never hammer
+    except (TransientError, TerminalError) as exc:  # 404, retries exhausted, another 4xx: this one only
         return FetchFailure(what, str(exc))
     try:
         _kind, record = parse_document(doc)
@@ -218,6 +226,16 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
         client.close()
 
 
+def http_cache_for(db: str | Path) -> Path:
+    """Default HTTP cache beside the warehouse: edgar.duckdb -> edgar.http-cache/ (Archives documents
+    kept forever, other endpoints revalidated with ETag/Last-Modified, so a nightly run that finds
+    little changed costs little)."""
+    p = Path(db)
+    return p.with_name(p.stem + ".http-cache")
+
+
 def run_refresh(db: str | Path, **kwargs: Any) -> dict:
     """Run the flow (Prefect runs it ephemerally when no server is configured)."""
+    if not kwargs.get("replay") and not kwargs.get("cache_dir"):
+        kwargs["cache_dir"] = str(http_cache_for(db))
     return refresh_flow(db=str(db), **kwargs)

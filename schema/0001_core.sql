@@ -189,15 +189,25 @@ COMMENT ON MACRO fiscal_period_of IS 'The value''s own fiscal period: FY for an 
 
 -- Version order of a fact: the moment it became public. Until filings (acceptance time) are
 -- known, a value is public from the end of its filed day in New York (05:00 UTC next day is
--- never earlier than midnight EST/EDT). Later migrations refine known_from with acceptance time.
+-- never earlier than midnight EST/EDT). A value SEC re-issued later under the same accession
+-- (revision > 0) is public no earlier than when we first fetched the payload that carried it.
+-- Later migrations refine known_from with acceptance time.
 CREATE VIEW fact_versions AS
-SELECT f.*,
-       (row_number() OVER (PARTITION BY f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end,
-                                        f.accession
-                           ORDER BY f.payload_vintage, f.source_document_id) - 1)::SMALLINT AS revision,
-       CAST(f.filed + INTERVAL 1 DAY + INTERVAL 5 HOUR AS TIMESTAMP) AS known_from,
-       'filed_day_end' AS known_from_basis
-FROM facts f;
+SELECT v.* EXCLUDE (base_known_from, payload_fetched_at),
+       CASE WHEN v.revision > 0 THEN greatest(v.base_known_from, v.payload_fetched_at)
+            ELSE v.base_known_from END AS known_from,
+       CASE WHEN v.revision > 0 AND v.payload_fetched_at > v.base_known_from THEN 'correction_fetched_at'
+            ELSE 'filed_day_end' END AS known_from_basis
+FROM (
+    SELECT f.*,
+           (row_number() OVER (PARTITION BY f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end,
+                                            f.accession
+                               ORDER BY f.payload_vintage, f.source_document_id) - 1)::SMALLINT AS revision,
+           CAST(f.filed + INTERVAL 1 DAY + INTERVAL 5 HOUR AS TIMESTAMP) AS base_known_from,
+           d.fetched_at AS payload_fetched_at
+    FROM facts f
+    LEFT JOIN source_documents d ON d.source_document_id = f.source_document_id
+) v;
 COMMENT ON VIEW fact_versions IS 'facts plus known_from: the UTC time from which each version was public (acceptance time when known, else the end of its filed day), and revision.';
 
 CREATE VIEW facts_ranked AS
@@ -269,7 +279,7 @@ COMMENT ON COLUMN fact_versions.source_document_id IS 'The companyfacts payload 
 COMMENT ON COLUMN fact_versions.load_id IS 'The load run that inserted this row.';
 COMMENT ON COLUMN fact_versions.revision IS '0, or 1, 2, ... for later values SEC re-issued under the same accession (ordered by payload_vintage).';
 COMMENT ON COLUMN fact_versions.known_from IS 'UTC time from which this version was public: the filing''s acceptance time when known, else the end of its filed day in New York (filed + 1 day 05:00 UTC).';
-COMMENT ON COLUMN fact_versions.known_from_basis IS 'acceptance_time or filed_day_end: which rule gave known_from.';
+COMMENT ON COLUMN fact_versions.known_from_basis IS 'acceptance_time, filed_day_end, or correction_fetched_at (a value SEC re-issued under the same accession: public from when we first fetched it).';
 COMMENT ON COLUMN facts_ranked.cik IS 'Reporting company (integer CIK).';
 COMMENT ON COLUMN facts_ranked.taxonomy IS 'Taxonomy prefix (us-gaap, ifrs-full, dei, srt, ecd, ffd, invest, ...).';
 COMMENT ON COLUMN facts_ranked.concept IS 'XBRL concept name.';

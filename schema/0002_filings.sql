@@ -214,9 +214,16 @@ SELECT cik, ticker,
        max(exchange) AS exchange,
        max(source_document_id) AS source_document_id
 FROM company_tickers
-WHERE source_document_id IN (SELECT max(source_document_id) FROM company_tickers GROUP BY source_kind)
+WHERE source_document_id IN (
+    -- newest snapshot per file by SEC's Last-Modified when known, else by when it was fetched
+    -- (not by load order: an older file loaded later must not become current)
+    SELECT arg_max(t.source_document_id,
+                   coalesce(try_strptime(d.last_modified, '%a, %d %b %Y %H:%M:%S GMT'), d.fetched_at))
+    FROM (SELECT DISTINCT source_kind, source_document_id FROM company_tickers) t
+    JOIN source_documents d ON d.source_document_id = t.source_document_id
+    GROUP BY t.source_kind)
 GROUP BY cik, ticker;
-COMMENT ON VIEW tickers_current IS 'The ticker registry now (grain: cik, ticker): the newest loaded snapshot of each SEC ticker file, merged.';
+COMMENT ON VIEW tickers_current IS 'The ticker registry now (grain: cik, ticker): the newest snapshot of each SEC ticker file (by Last-Modified, else fetch time), merged.';
 COMMENT ON COLUMN tickers_current.cik IS 'Company (integer CIK).';
 COMMENT ON COLUMN tickers_current.ticker IS 'Ticker as SEC gives it.';
 COMMENT ON COLUMN tickers_current.ticker_key IS 'Ticker upper-cased with . and / as - (BRK.B and brk/b both match BRK-B).';
@@ -227,16 +234,25 @@ COMMENT ON COLUMN tickers_current.source_document_id IS 'Newest ticker payload t
 -- Point in time, refined: a fact version is public from its filing's true UTC acceptance time when
 -- the accession is in filings (the latest if payloads disagree), else from the end of its filed day.
 CREATE OR REPLACE VIEW fact_versions AS
-SELECT f.*,
-       (row_number() OVER (PARTITION BY f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end,
-                                        f.accession
-                           ORDER BY f.payload_vintage, f.source_document_id) - 1)::SMALLINT AS revision,
-       coalesce(a.acceptance_time, CAST(f.filed + INTERVAL 1 DAY + INTERVAL 5 HOUR AS TIMESTAMP)) AS known_from,
-       CASE WHEN a.acceptance_time IS NOT NULL THEN 'acceptance_time' ELSE 'filed_day_end' END AS known_from_basis
-FROM facts f
-LEFT JOIN (SELECT accession, max(acceptance_time) AS acceptance_time
-           FROM filings WHERE acceptance_time IS NOT NULL GROUP BY accession) a
-       ON a.accession = f.accession;
+SELECT v.* EXCLUDE (base_known_from, base_basis, payload_fetched_at),
+       CASE WHEN v.revision > 0 THEN greatest(v.base_known_from, v.payload_fetched_at)
+            ELSE v.base_known_from END AS known_from,
+       CASE WHEN v.revision > 0 AND v.payload_fetched_at > v.base_known_from THEN 'correction_fetched_at'
+            ELSE v.base_basis END AS known_from_basis
+FROM (
+    SELECT f.*,
+           (row_number() OVER (PARTITION BY f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end,
+                                            f.accession
+                               ORDER BY f.payload_vintage, f.source_document_id) - 1)::SMALLINT AS revision,
+           coalesce(a.acceptance_time, CAST(f.filed + INTERVAL 1 DAY + INTERVAL 5 HOUR AS TIMESTAMP)) AS base_known_from,
+           CASE WHEN a.acceptance_time IS NOT NULL THEN 'acceptance_time' ELSE 'filed_day_end' END AS base_basis,
+           d.fetched_at AS payload_fetched_at
+    FROM facts f
+    LEFT JOIN (SELECT accession, max(acceptance_time) AS acceptance_time
+               FROM filings WHERE acceptance_time IS NOT NULL GROUP BY accession) a
+           ON a.accession = f.accession
+    LEFT JOIN source_documents d ON d.source_document_id = f.source_document_id
+) v;
 COMMENT ON VIEW fact_versions IS 'facts plus known_from: the UTC time from which each version was public. acceptance_time of the filing (filings, true UTC) when the accession is loaded, else the end of its filed day in New York (filed + 1 day 05:00 UTC, never earlier than the true time).';
 COMMENT ON COLUMN fact_versions.cik IS 'Reporting company (integer CIK).';
 COMMENT ON COLUMN fact_versions.taxonomy IS 'Taxonomy prefix.';
@@ -261,7 +277,7 @@ COMMENT ON COLUMN fact_versions.load_id IS 'The load run that inserted the fact 
 COMMENT ON COLUMN fact_versions.payload_vintage IS 'Newest filed date in the companyfacts payload the row came from.';
 COMMENT ON COLUMN fact_versions.revision IS '0, or 1, 2, ... for later values SEC re-issued under the same accession (ordered by payload_vintage).';
 COMMENT ON COLUMN fact_versions.known_from IS 'UTC time from which the version was public: the filing''s acceptance_time when known, else filed + 1 day 05:00 UTC.';
-COMMENT ON COLUMN fact_versions.known_from_basis IS 'acceptance_time or filed_day_end: which rule gave known_from.';
+COMMENT ON COLUMN fact_versions.known_from_basis IS 'acceptance_time, filed_day_end, or correction_fetched_at (a value SEC re-issued under the same accession: public from when we first fetched it).';
 
 -- Coverage audits (they return the bad rows).
 CREATE VIEW xbrl_filings_without_facts AS

@@ -29,8 +29,11 @@ def raw_dir_for(db_path: str | Path) -> Path:
     return p.with_name(p.stem + ".raw")
 
 
-def connect(db_path: str | Path, *, read_only: bool = False, migrate: bool = True) -> duckdb.DuckDBPyConnection:
-    """Open the warehouse. Writers get pending migrations applied; readers get a read-only handle."""
+def connect(db_path: str | Path, *, read_only: bool = False, migrate: bool = True,
+            external_access: bool = False) -> duckdb.DuckDBPyConnection:
+    """Open the warehouse. Writers get pending migrations applied; readers get a read-only handle
+    that is also sandboxed (no file or network access: COPY TO, read_csv, ATTACH are refused, and
+    the setting is locked) unless ``external_access`` is asked for, as `export` does."""
     p = Path(db_path)
     if read_only and not p.exists():
         raise WarehouseError(f"{p}: no warehouse here (run `edgar-warehouse --db {p} init` first)")
@@ -39,6 +42,9 @@ def connect(db_path: str | Path, *, read_only: bool = False, migrate: bool = Tru
     except duckdb.IOException as exc:
         raise WarehouseError(f"{p}: cannot open ({exc}); another process may hold the file") from exc
     con.execute("SET TimeZone = 'UTC'")
+    if read_only and not external_access:
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")
     if not read_only and migrate:
         from warehouse.migrate import apply_migrations
 

@@ -90,12 +90,9 @@ def refresh_metrics(con: duckdb.DuckDBPyConnection, load_id: str | None,
         counts["metric_lineage"] = fetch_value(con, sql("standard/store_lineage"), {"load_id": load_id}) or 0
         counts["versions_renumbered"] = fetch_value(con, sql("standard/renumber_versions"), {"ciks": cik_list}) or 0
     except duckdb.Error as exc:
+        # The transaction is aborted: no cleanup is possible; the caller rolls back.
         raise MetricsError(f"refresh_metrics failed for {len(cik_list)} companies: {exc}") from exc
-    finally:
-        try:
-            con.execute(sql("standard/cleanup"))
-        except duckdb.Error:
-            pass  # the transaction is aborted: the caller rolls back, temp objects go with the session
+    con.execute(sql("standard/cleanup"))
     counts["seconds"] = round(time.perf_counter() - started, 3)
     return counts
 

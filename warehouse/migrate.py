@@ -83,3 +83,8 @@ def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None)
         con.execute("COMMIT")
         done.append(mig)
     return done
+
+
+def applied_migrations(con: duckdb.DuckDBPyConnection) -> list[tuple[int, str]]:
+    """(version, name) of every applied migration, in order."""
+    return [(v, n) for v, n in fetch_all(con, "SELECT version, name FROM schema_migrations ORDER BY version")]

@@ -45,12 +45,11 @@ class RawWriter:
     def __enter__(self) -> RawWriter:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        try:
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self._pool.shutdown(wait=True)
+        if exc_type is None:  # never let a write error mask the error already on its way
             for fut in self._pending:
                 fut.result()
-        finally:
-            self._pool.shutdown(wait=True)
 
 
 def read_raw(raw_dir: Path, rel: str) -> bytes:

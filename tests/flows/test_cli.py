@@ -44,6 +44,13 @@ def test_sql_is_read_only_and_exact(db):
     denied = cli(db, "sql", "DELETE FROM facts")
     assert denied.exit_code == EXIT_ERROR
     assert "read-only" in denied.output
+    # the agent-facing path is sandboxed: no writing or reading files, no re-enabling it
+    target = db.parent / "leak.csv"
+    for query in (f"COPY (SELECT * FROM facts) TO '{target}'", "SELECT * FROM read_text('/etc/hostname')",
+                  f"ATTACH '{db.parent / 'other.duckdb'}'", "SET enable_external_access = true"):
+        refused = cli(db, "sql", query)
+        assert refused.exit_code == EXIT_ERROR, query
+    assert not target.exists()
     out = cli(db, "sql", "SELECT value FROM facts WHERE accession = '0000320193-25-000079' AND concept ="
                          " 'RevenueFromContractWithCustomerExcludingAssessedTax' AND period_start = '2022-09-25'"
                          " AND period_end = '2023-09-30'", "--format", "csv")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -339,6 +339,30 @@ def test_sec_correction_under_same_accession_is_kept_and_current(apple_vintages,
         # and the original value is not lost: it is a version of its own
         stored = set(fetch_all(con, KEY_SQL + ", value FROM facts WHERE cik = 320193"))
         assert all((*k, old[k]["val"]) in stored and (*k, v) in stored for k, v in corrected.items())
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("order", ["old_new", "new_old"])
+def test_sec_correction_is_not_public_before_it_was_fetched(apple_vintages, apple_vintage_keys, order):
+    """A value SEC re-issued under an old accession must not appear in facts_as_of at times before
+    we saw it (the original filing's acceptance is not when the correction became public)."""
+    old, new = apple_vintage_keys
+    corrected = {k: (old[k]["val"], new[k]["val"]) for k in old.keys() & new.keys()
+                 if old[k]["val"] != new[k]["val"]}
+    con = connect(apple_vintages[order][0], read_only=True)
+    try:
+        fetched = fetch_value(con, "SELECT max(fetched_at) FROM source_documents")
+        sql_at = ("SELECT cik, taxonomy, concept, unit, CAST(period_start AS VARCHAR), CAST(period_end AS VARCHAR),"
+                  " accession, value FROM facts_as_of(CAST(? AS TIMESTAMP)) WHERE cik = 320193")
+        before = {r[:7]: r[7] for r in fetch_all(con, sql_at, [datetime(2025, 1, 1)])}
+        after = {r[:7]: r[7] for r in fetch_all(con, sql_at, [fetched + timedelta(seconds=1)])}
+        shown_before = {k: v for k, v in before.items() if k in corrected}
+        assert shown_before and all(v == corrected[k][0] for k, v in shown_before.items())
+        shown_after = {k: v for k, v in after.items() if k in corrected}
+        assert shown_after and all(v == corrected[k][1] for k, v in shown_after.items())
+        basis = fetch_all(con, "SELECT DISTINCT known_from_basis FROM fact_versions WHERE revision > 0")
+        assert basis == [("correction_fetched_at",)]
     finally:
         con.close()
 
