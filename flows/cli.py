@@ -329,6 +329,34 @@ def export(target: Annotated[Path, typer.Argument(help="Folder for <table>.parqu
 
 
 @command()
+def rebuild(target: Annotated[Path, typer.Argument(help="New warehouse file to build (must not exist).")]) -> None:
+    """Rebuild every table into a NEW warehouse from the raw payloads kept beside this one."""
+    from warehouse.rebuild import loaded_documents
+
+    if target.exists():
+        fail(f"{target} exists; rebuild writes a new warehouse", EXIT_USAGE)
+    con = connect(State.db, read_only=True)
+    try:
+        docs = loaded_documents(con, raw_dir_for(State.db))
+    finally:
+        con.close()
+    items: list[Parsed | Rejected] = []
+    for doc in docs:
+        try:
+            items.append(Parsed(doc, parse_document(doc)[1]))
+        except RejectedDocument as exc:
+            items.append(Rejected(doc, exc))
+    new = connect(target)
+    try:
+        report = load_batch(new, items, raw_dir=raw_dir_for(target), command="rebuild")
+    finally:
+        new.close()
+    out.print(f"{target}: rebuilt from {len(docs)} raw payloads of {State.db}; {report.summary()}")
+    if report.rejected:
+        raise typer.Exit(EXIT_PARTIAL)
+
+
+@command()
 def status() -> None:
     """What the warehouse holds: totals, companies, coverage, recent runs, rejections."""
     con = connect(State.db, read_only=True)

@@ -128,3 +128,25 @@ def test_checks_lists_latest_results(metrics_db):
     assert result.exit_code == 0, result.output
     names = {r["check_name"] for r in json.loads(result.stdout)}
     assert names == {"balance_sheet_identity", "gross_profit_identity", "quarters_sum_to_year"}
+
+
+def test_rebuild_from_raw_payloads_reproduces_every_table(db, tmp_path):
+    target = tmp_path / "rebuilt.duckdb"
+    result = cli(db, "rebuild", target)
+    assert result.exit_code == 0, result.output
+    old, new = duckdb.connect(str(db), read_only=True), duckdb.connect(str(target), read_only=True)
+    try:
+        for table, cols in {
+            "facts": "cik, taxonomy, concept, unit, period_start, period_end, value, accession, fiscal_year,"
+                     " fiscal_period, payload_vintage",
+            "filings": "cik, accession, form, acceptance_time, amends_accession, superseded_by",
+            "insider_transactions": "accession, table_kind, line_number, shares, price_per_share",
+            "fiscal_calendar": "cik, fiscal_year, fy_start, fy_end, basis",
+            "source_documents": "kind, uri, sha256, fetched_at",
+        }.items():
+            query = f"SELECT {cols} FROM {table} ORDER BY ALL"
+            assert old.execute(query).fetchall() == new.execute(query).fetchall(), table
+    finally:
+        old.close()
+        new.close()
+    assert cli(db, "rebuild", target).exit_code == 2  # never overwrites
