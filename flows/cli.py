@@ -169,6 +169,18 @@ def refresh(
         raise typer.Exit(EXIT_PARTIAL)
 
 
+@command()
+def serve(cron: Annotated[str, typer.Option(help="Cron schedule (UTC).")] = "30 6 * * *",
+          ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Also refresh (repeatable).")] = None,
+          cik: Annotated[list[int] | None, typer.Option("--cik", "-c", help="Also refresh (repeatable).")] = None) -> None:
+    """Serve the nightly refresh deployment (every company in the warehouse) on a cron schedule.
+    Needs a Prefect API: run `prefect server start` first and set PREFECT_API_URL."""
+    from flows.deploy import serve_nightly
+
+    out.print(f"serving edgar-nightly for {State.db} on '{cron}' (Ctrl-C to stop)")
+    serve_nightly(State.db, cron=cron, tickers=ticker or [], ciks=cik or [])
+
+
 @command("sql")
 def sql_cmd(query: Annotated[str, typer.Argument(help="SQL to run (read-only connection).")],
             format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,

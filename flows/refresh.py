@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +12,7 @@ from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 
-from pipelines.documents import Document
+from pipelines.documents import Document, utcnow
 from pipelines.errors import (
     ConfigError,
     NotFound,
@@ -112,6 +112,21 @@ def load_task(db: str, items: list[Parsed | Rejected], flow_run_id: str | None) 
         con.close()
 
 
+@task(name="known-companies", cache_policy=NO_CACHE)
+def known_companies(db: str) -> list[int]:
+    """CIKs the warehouse already holds facts or filings for."""
+    from warehouse.db import connect
+    from warehouse.queries import company_ciks
+
+    if not Path(db).exists():
+        return []
+    con = connect(db, read_only=True)
+    try:
+        return company_ciks(con)
+    finally:
+        con.close()
+
+
 @dataclass(frozen=True)
 class OwnershipTarget:
     """A Form 3/4/5 filing to fetch: where it was listed and the Archives path of its .txt."""
@@ -174,12 +189,20 @@ def ownership_to_fetch(db: str, targets: list[OwnershipTarget], since: date | No
 def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | None = None,
                  replay: str | None = None, cache_dir: str | None = None,
                  insider_since: date | None = None, insider_until: date | None = None,
-                 insiders: bool = True, index_days: list[date] | None = None) -> dict:
+                 insiders: bool = True, index_days: list[date] | None = None,
+                 all_companies: bool = False, insider_lookback_days: int | None = None) -> dict:
     """Refresh the given companies: companyfacts, submissions with every page, and the Forms 3/4/5
     that are not loaded yet, found in their submissions and in EDGAR's daily form index of each of
     ``index_days`` (filed within [insider_since, insider_until]). Everything fetched in the run is
-    committed in ONE transaction (readers never see half a run)."""
+    committed in ONE transaction (readers never see half a run).
+
+    ``all_companies`` adds every company the warehouse already holds (the nightly run);
+    ``insider_lookback_days`` sets insider_since to that many days before today (UTC)."""
     log = get_run_logger()
+    if all_companies:
+        ciks = [*(ciks or []), *known_companies(db)]
+    if insider_lookback_days is not None and insider_since is None:
+        insider_since = utcnow().date() - timedelta(days=insider_lookback_days)
     client = make_client(replay, cache_dir)
     try:
         plan, items = resolve_targets(client, tickers or [], ciks or [])

@@ -40,6 +40,11 @@ def to_polars(result: Result) -> pl.DataFrame:
     return pl.DataFrame(result.rows, schema=result.columns, orient="row", infer_schema_length=None)
 
 
+def company_ciks(con: duckdb.DuckDBPyConnection) -> list[int]:
+    """Every company the warehouse holds (the nightly refresh covers them all)."""
+    return [r[0] for r in run_named(con, "status/company_ciks").rows]
+
+
 def status_sections(con: duckdb.DuckDBPyConnection) -> list[tuple[str, Result]]:
     """The sections `edgar-warehouse status` prints, in order; optional ones appear once their
     tables exist (coverage comes with the filings migration)."""

@@ -100,3 +100,19 @@ def test_daily_index_discovery_fetches_each_ownership_filing_once(prefect_harnes
     # The filings themselves were not recorded in the replay folder: reported as not fetched.
     assert ownership == ["ownership 0000899243-20-008926", "ownership 0000899243-20-008928"]
     assert all("edgar/data/1770787/" in reason for w, reason in result["not_fetched"] if w.startswith("ownership "))
+
+
+def test_nightly_deployment_refreshes_every_known_company(prefect_harness, tmp_path, replay_root):
+    from flows.deploy import nightly_deployment
+
+    db = tmp_path / "w.duckdb"
+    first = refresh_flow(db=str(db), ciks=[APPLE], replay=str(replay_root), insiders=False)
+    assert first["loaded"] == 2
+    deployment = nightly_deployment(db, cron="0 7 * * *")
+    assert deployment.name == "edgar-nightly"
+    assert deployment.schedules[0].schedule.cron == "0 7 * * *"
+    params = {**deployment.parameters, "replay": str(replay_root)}
+    assert params["all_companies"] is True and params["db"] == str(db)
+    nightly = refresh_flow(**params)
+    assert nightly["ciks"] == [APPLE]
+    assert nightly["loaded"] == 0 and nightly["unchanged"] == 2  # nothing changed: nothing new

@@ -1,0 +1,2 @@
+-- Every company the warehouse holds, in CIK order (grain: cik).
+SELECT cik FROM companies ORDER BY cik;
