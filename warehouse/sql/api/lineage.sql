@@ -1,0 +1,2 @@
+-- The inputs of one derived metric version (grain: input edge): exact fact versions or metrics.
+SELECT * FROM metric_lineage WHERE metric_id = $metric_id ORDER BY ALL;
