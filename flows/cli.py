@@ -138,6 +138,7 @@ def refresh(
     ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Ticker (repeatable).")] = None,
     cik: Annotated[list[int] | None, typer.Option("--cik", "-c", help="CIK (repeatable).")] = None,
     replay: Annotated[Path | None, typer.Option(help="Serve recorded responses from this folder (no network).")] = None,
+    record: Annotated[Path | None, typer.Option(help="Live, and write every response into this replay folder.")] = None,
     cache_dir: Annotated[Path | None, typer.Option(help="On-disk HTTP cache for live runs [default: <db>.http-cache beside the warehouse].")] = None,
     insider_since: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="Fetch Forms 3/4/5 filed on/after this date.")] = None,
     insider_until: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="... and on/before this date.")] = None,
@@ -151,7 +152,10 @@ def refresh(
 
     out.print(f"refreshing {', '.join([*(ticker or []), *map(str, cik or [])])} "
               f"({'replay ' + str(replay) if replay else 'live SEC'}) ...")
+    if replay and record:
+        fail("--replay and --record exclude each other", EXIT_USAGE)
     result = run_refresh(State.db, tickers=ticker or [], ciks=cik or [], replay=str(replay) if replay else None,
+                         record=str(record) if record else None,
                          cache_dir=str(cache_dir) if cache_dir else None,
                          insider_since=insider_since.date() if insider_since else None,
                          insider_until=insider_until.date() if insider_until else None,

@@ -42,13 +42,17 @@ class RefreshPlan:
     unknown_tickers: list[str] = field(default_factory=list)
 
 
-def make_client(replay: str | None = None, cache_dir: str | None = None, rate: float | None = None) -> SecClient:
-    """The one SEC client of a run: live (SEC_USER_AGENT required) or replaying recorded responses."""
+def make_client(replay: str | None = None, cache_dir: str | None = None, rate: float | None = None,
+                record: str | None = None) -> SecClient:
+    """The one SEC client of a run: live (SEC_USER_AGENT required), live and recording every
+    response into a replay folder, or replaying recorded responses (no network)."""
     kwargs: dict[str, Any] = {}
     if rate is not None:
         kwargs["rate"] = rate
     if replay:
         return SecClient.replay(replay, **kwargs)
+    if record:
+        return SecClient.recording(record, **kwargs)
     if cache_dir:
         kwargs["cache_dir"] = cache_dir
     return SecClient(**kwargs)
@@ -190,20 +194,22 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
                  replay: str | None = None, cache_dir: str | None = None,
                  insider_since: date | None = None, insider_until: date | None = None,
                  insiders: bool = True, index_days: list[date] | None = None,
-                 all_companies: bool = False, insider_lookback_days: int | None = None) -> dict:
+                 all_companies: bool = False, insider_lookback_days: int | None = None,
+                 record: str | None = None) -> dict:
     """Refresh the given companies: companyfacts, submissions with every page, and the Forms 3/4/5
     that are not loaded yet, found in their submissions and in EDGAR's daily form index of each of
     ``index_days`` (filed within [insider_since, insider_until]). Everything fetched in the run is
     committed in ONE transaction (readers never see half a run).
 
     ``all_companies`` adds every company the warehouse already holds (the nightly run);
-    ``insider_lookback_days`` sets insider_since to that many days before today (UTC)."""
+    ``insider_lookback_days`` sets insider_since to that many days before today (UTC);
+    ``record`` writes every live response into that replay folder."""
     log = get_run_logger()
     if all_companies:
         ciks = [*(ciks or []), *known_companies(db)]
     if insider_lookback_days is not None and insider_since is None:
         insider_since = utcnow().date() - timedelta(days=insider_lookback_days)
-    client = make_client(replay, cache_dir)
+    client = make_client(replay, cache_dir, record=record)
     try:
         plan, items = resolve_targets(client, tickers or [], ciks or [])
         if plan.unknown_tickers:
