@@ -213,9 +213,3 @@ def _load_each(con, items: Sequence[Parsed | Rejected], report: BatchReport, raw
             raise _LoaderRejected(item, RejectedDocument(doc.uri, exc.reason)) from exc
         report.loaded += 1
         report.row_counts.update(counts)
-
-
-def rejected_documents(con, load_id: str) -> list[tuple[str, str]]:
-    return [(u, r) for u, r in fetch_all(
-        con, "SELECT uri, reject_reason FROM source_documents WHERE load_id = ? AND status = 'rejected'"
-             " ORDER BY source_document_id", [load_id])]

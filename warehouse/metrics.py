@@ -18,7 +18,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
-from decimal import Decimal
 from typing import Any
 
 import duckdb
@@ -228,8 +227,3 @@ def growth(con: duckdb.DuckDBPyConnection, concept: str, cik: int, from_fiscal_y
         warnings.append(f"period lengths differ: {row['from_duration_days']} vs {row['to_duration_days']} days")
     row["warnings"] = warnings
     return row
-
-
-def as_float(value: Decimal | None) -> float | None:
-    """Convenience for notebooks: DECIMAL -> float (None stays None)."""
-    return None if value is None else float(value)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import duckdb
-import polars as pl
 
 from warehouse.db import WarehouseError
 from warehouse.sqlfiles import sql
@@ -34,10 +33,6 @@ def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | 
 def run_named(con: duckdb.DuckDBPyConnection, name: str, params: list | dict | None = None) -> Result:
     """Run a shipped query file, e.g. ``run_named(con, "status/totals")``."""
     return run_query(con, sql(name), params)
-
-
-def to_polars(result: Result) -> pl.DataFrame:
-    return pl.DataFrame(result.rows, schema=result.columns, orient="row", infer_schema_length=None)
 
 
 def company_ciks(con: duckdb.DuckDBPyConnection) -> list[int]:
