@@ -4,7 +4,10 @@
 
 -- grain: one ownership filing (accession). Append-only; amends_accession/amendment_rule/
 -- amendment_candidates are recomputed for an issuer's amendments whenever one of its filings loads,
--- so the link does not depend on the order originals and amendments arrive in.
+-- so the link does not depend on the order originals and amendments arrive in. A row first loaded
+-- from a bare XML (container 'xml', no SEC header) gets its SEC-header columns (container,
+-- submission_type, filed, acceptance_time, acceptance_time_eastern) filled in once when the full
+-- .txt of the same accession loads (header_source_document_id); its lines are never touched.
 CREATE TABLE insider_filings (
     accession                   VARCHAR PRIMARY KEY,
     accession_is_derived        BOOLEAN NOT NULL,
@@ -29,6 +32,7 @@ CREATE TABLE insider_filings (
     filed                       DATE,
     acceptance_time             TIMESTAMP,
     acceptance_time_eastern     VARCHAR,
+    header_source_document_id   BIGINT,
     xml_sha256                  VARCHAR NOT NULL,
     owner_count                 INTEGER NOT NULL,
     transaction_count           INTEGER NOT NULL,
@@ -61,9 +65,10 @@ COMMENT ON COLUMN insider_filings.issuer_ticker IS 'issuerTradingSymbol as writt
 COMMENT ON COLUMN insider_filings.issuer_foreign_ticker IS 'issuerForeignTradingSymbol (schema X0609+).';
 COMMENT ON COLUMN insider_filings.remarks IS 'Free-text remarks of the filing.';
 COMMENT ON COLUMN insider_filings.signatures IS 'Every ownerSignature in document order: signature_name and signature_date.';
-COMMENT ON COLUMN insider_filings.filed IS 'Filing date: FILED AS OF DATE of the SEC header (NULL for a bare XML with no header).';
-COMMENT ON COLUMN insider_filings.acceptance_time IS 'EDGAR acceptance time converted to UTC (naive). SEC gives ACCEPTANCE-DATETIME as YYYYMMDDHHMMSS in Eastern (New York) time; NULL for a bare XML.';
+COMMENT ON COLUMN insider_filings.filed IS 'Filing date: FILED AS OF DATE of the SEC header (NULL for a bare XML with no header, until the full .txt of the accession loads).';
+COMMENT ON COLUMN insider_filings.acceptance_time IS 'EDGAR acceptance time converted to UTC (naive). SEC gives ACCEPTANCE-DATETIME as YYYYMMDDHHMMSS in Eastern (New York) time; NULL for a bare XML, until the full .txt of the accession loads.';
 COMMENT ON COLUMN insider_filings.acceptance_time_eastern IS 'ACCEPTANCE-DATETIME exactly as in the SEC header (YYYYMMDDHHMMSS, Eastern time).';
+COMMENT ON COLUMN insider_filings.header_source_document_id IS 'Payload the SEC-header columns (container, submission_type, filed, acceptance_time, acceptance_time_eastern) came from (source_documents): source_document_id for a .txt/.nc, the later full .txt that filled them in for a row first loaded from a bare XML, NULL while no header has been seen.';
 COMMENT ON COLUMN insider_filings.xml_sha256 IS 'SHA-256 of the ownership XML itself (the <XML> block of a .txt, or the whole bare XML).';
 COMMENT ON COLUMN insider_filings.owner_count IS 'Number of reportingOwner elements (rows in insider_owners).';
 COMMENT ON COLUMN insider_filings.transaction_count IS 'Number of transaction lines of both tables (rows in insider_transactions).';

@@ -77,11 +77,13 @@ _FILINGS = pa.schema([
     ("remarks", pa.string()),
     ("signatures", pa.list_(pa.struct([("signature_name", pa.string()), ("signature_date", pa.date32())]))),
     ("filed", pa.date32()), ("acceptance_time", pa.timestamp("us")), ("acceptance_time_eastern", pa.string()),
-    ("xml_sha256", pa.string()), ("owner_count", pa.int32()), ("transaction_count", pa.int32()),
+    ("header_source_document_id", pa.int64()), ("xml_sha256", pa.string()), ("owner_count", pa.int32()), ("transaction_count", pa.int32()),
     ("holding_count", pa.int32()), ("footnote_count", pa.int32()), ("amends_accession", pa.string()),
     ("amendment_rule", pa.string()), ("amendment_candidates", pa.int32()), *_PROV,
 ])
 
+HEADERLESS = "xml"  # container of a bare ownershipDocument: no SEC header (no filed, no acceptance time)
+HEADER_FILLED = "insider_filings_header_filled"
 TABLES = ("insider_filings", "insider_owners", "insider_transactions", "insider_holdings",
           "insider_footnotes", "insider_footnote_refs")
 UNLINKED = "unlinked: no loaded original with this issuer, an owner in common and a matching date"
@@ -119,6 +121,7 @@ def build_tables(ctx: LoadContext, record: OwnershipFiling) -> dict[str, pa.Tabl
            if f.name not in ("owners", "transactions", "holdings", "footnotes", "footnote_refs")},
         "signatures": [{"signature_name": n, "signature_date": d} for n, d in record.signatures],
         "acceptance_time_eastern": record.acceptance_time_raw,
+        "header_source_document_id": None if record.container == HEADERLESS else ctx.source_document_id,
         "owner_count": len(record.owners), "transaction_count": len(record.transactions),
         "holding_count": len(record.holdings), "footnote_count": len(record.footnotes),
         "amends_accession": None, "amendment_rule": UNLINKED if record.is_amendment else None,
@@ -177,12 +180,18 @@ def relink_amendments(con: duckdb.DuckDBPyConnection, issuer_cik: int) -> int:
 
 
 def load_ownership(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: OwnershipFiling) -> dict[str, int]:
-    """Insert one filing's rows (table -> rows inserted). An accession already loaded adds nothing."""
-    zeros = dict.fromkeys(TABLES, 0)
-    if fetch_value(con, "SELECT count(*) FROM insider_filings WHERE accession = ?", [record.accession]):
-        return zeros
+    """Insert one filing's rows (table -> rows inserted). An accession already loaded adds no rows;
+    if its row came from a bare XML and this document carries the SEC header, the header columns
+    are filled in (counted as ``insider_filings_header_filled``)."""
+    counts = {**dict.fromkeys(TABLES, 0), HEADER_FILLED: 0}
+    existing = fetch_all(con, "SELECT container, document_type, issuer_cik FROM insider_filings WHERE accession = ?",
+                         [record.accession])
+    if existing:
+        container, document_type, issuer_cik = existing[0]
+        if container == HEADERLESS and record.container != HEADERLESS:
+            counts[HEADER_FILLED] = _fill_header(con, ctx, record, document_type, issuer_cik)
+        return counts
     tables = build_tables(ctx, record)
-    counts = {}
     for name in TABLES:
         tbl = tables[name]
         counts[name] = tbl.num_rows
@@ -198,6 +207,26 @@ def load_ownership(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: Own
     return counts
 
 
+def _fill_header(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: OwnershipFiling,
+                 document_type: str, issuer_cik: int) -> int:
+    """Give a row loaded from a bare XML the SEC-header columns of the full .txt (its lines stay)."""
+    if (document_type, issuer_cik) != (record.document_type, record.issuer_cik):
+        raise RejectedDocument(
+            ctx.doc.uri,
+            f"accession {record.accession}: the loaded bare XML is a Form {document_type} of issuer {issuer_cik}, "
+            f"this submission a Form {record.document_type} of issuer {record.issuer_cik}")
+    con.execute("""
+        UPDATE insider_filings
+        SET container = ?, submission_type = coalesce(submission_type, ?), filed = coalesce(filed, ?),
+            acceptance_time = coalesce(acceptance_time, ?),
+            acceptance_time_eastern = coalesce(acceptance_time_eastern, ?), header_source_document_id = ?
+        WHERE accession = ? AND container = ?
+    """, [record.container, record.submission_type, record.filed, record.acceptance_time,
+          record.acceptance_time_raw, ctx.source_document_id, record.accession, HEADERLESS])
+    relink_amendments(con, record.issuer_cik)  # the amendment rules read filed and acceptance_time
+    return 1
+
+
 # ------------------------------------------------------------------------------------------------
 # Discovery helpers for the refresh flow (pure SQL reads; no HTTP here).
 
@@ -208,13 +237,15 @@ def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
 
 def loaded_accessions(con: duckdb.DuckDBPyConnection, accessions: Sequence[str], *,
                       include_rejected: bool = True) -> set[str]:
-    """Those of ``accessions`` already in insider_filings (and, by default, already rejected as
-    ownership documents: Archives never change, so fetching them again cannot help)."""
+    """Those of ``accessions`` already in insider_filings with their SEC header (and, by default,
+    already rejected as ownership documents: Archives never change, so fetching them again cannot
+    help). A filing loaded only from a bare XML is not counted: its full .txt still has to be
+    fetched for the filing date and acceptance time."""
     if not accessions:
         return set()
     acc = list(accessions)
-    sql = "SELECT accession FROM insider_filings WHERE list_contains(?, accession)"
-    params: list = [acc]
+    sql = "SELECT accession FROM insider_filings WHERE list_contains(?, accession) AND container <> ?"
+    params: list = [acc, HEADERLESS]
     if include_rejected:
         sql += (" UNION SELECT accession FROM source_documents WHERE kind = 'ownership'"
                 " AND status = 'rejected' AND list_contains(?, accession)")
@@ -224,7 +255,8 @@ def loaded_accessions(con: duckdb.DuckDBPyConnection, accessions: Sequence[str],
 
 def pending_ownership_filings(con: duckdb.DuckDBPyConnection, ciks: Sequence[int] | None = None
                               ) -> list[tuple[str, int, str]]:
-    """(accession, cik, form) of Form 3/4/5 (and /A) filings listed in ``filings`` and not yet loaded.
+    """(accession, cik, form) of Form 3/4/5 (and /A) filings listed in ``filings`` and not yet loaded
+    (or loaded only from a bare XML, without the SEC header: see ``loaded_accessions``).
 
     Reads the submissions engineer's ``filings`` table (migration 0002) when it exists; returns []
     before that. ``ciks`` restricts to those companies (issuers or reporting owners).
@@ -234,12 +266,12 @@ def pending_ownership_filings(con: duckdb.DuckDBPyConnection, ciks: Sequence[int
     sql = """
         SELECT f.accession, any_value(f.cik) AS cik, any_value(f.form) AS form
         FROM filings f
-        WHERE f.form IN ('3', '4', '5', '3/A', '4/A', '5/A')
-          AND f.accession NOT IN (SELECT accession FROM insider_filings)
+        WHERE list_contains(?, f.form)
+          AND f.accession NOT IN (SELECT accession FROM insider_filings WHERE container <> ?)
           AND f.accession NOT IN (SELECT accession FROM source_documents
                                   WHERE kind = 'ownership' AND status = 'rejected' AND accession IS NOT NULL)
     """
-    params: list = []
+    params: list = [sorted(OWNERSHIP_FORMS), HEADERLESS]
     if ciks is not None:
         sql += " AND list_contains(?, f.cik)"
         params.append([int(c) for c in ciks])
