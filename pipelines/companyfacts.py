@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 
 import msgspec
 import pyarrow as pa
@@ -120,6 +122,26 @@ def _check_distinct(document: str, accessions: list[str], *dates: list[str | Non
                 raise RejectedDocument(document, f"impossible date {d!r}")
 
 
+# facts.value is DECIMAL(38, 10): 28 integer digits, 10 decimals.
+_MAX_DECIMALS = 10
+_MAX_ABS = Decimal(10) ** 28
+
+
+def _check_storable(document: str, floats: list[float | None], start: list[str | None], end: list[str]) -> None:
+    """Reject values the warehouse could not store exactly, and periods that end before they start."""
+    for v in floats:
+        if v is None:
+            continue
+        if not math.isfinite(v):
+            raise RejectedDocument(document, f"value {v!r} is not a number")
+        exact = Decimal(repr(v))  # the shortest decimal that is this float: SEC's literal
+        if -exact.as_tuple().exponent > _MAX_DECIMALS or abs(exact) >= _MAX_ABS:
+            raise RejectedDocument(document, f"value {v!r} cannot be stored exactly in DECIMAL(38,10)")
+    for s, e in zip(start, end, strict=True):
+        if s is not None and s > e:  # ISO dates compare as text
+            raise RejectedDocument(document, f"a period starts ({s}) after it ends ({e})")
+
+
 def parse_companyfacts(body: bytes, *, document: str, expected_cik: int | None = None) -> CompanyFacts:
     """Bytes of a companyfacts JSON -> CompanyFacts. Raises RejectedDocument naming ``document``."""
     stripped = body.lstrip()[:64].lower()
@@ -179,6 +201,7 @@ def parse_companyfacts(body: bytes, *, document: str, expected_cik: int | None =
     if not tax_col:
         raise RejectedDocument(document, "companyfacts has no facts")
     _check_distinct(document, accn, end, start, filed)
+    _check_storable(document, vflt, start, end)
     if any(v is not None and not -_INT64_MAX <= v <= _INT64_MAX for v in vint):
         raise RejectedDocument(document, "an integer value does not fit in 64 bits")
 

@@ -52,7 +52,6 @@ def load_companyfacts(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: 
     """Append the versions of ``record`` not yet stored; never replace a stored version."""
     con.register("cf_arrow", _with_fiscal(record.facts, []))
     try:
-        _validate(con, ctx)
         vintage = pc.max(record.facts.column("filed")).as_py()
         if not _ISO_DATE.fullmatch(vintage or ""):
             raise RejectedDocument(ctx.doc.uri, f"filed date {vintage!r} is not a date")
@@ -64,16 +63,6 @@ def load_companyfacts(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: 
     finally:
         # On error the batch transaction rolls back, taking the temp view with it.
         con.unregister("cf_arrow")
-
-
-def _validate(con: duckdb.DuckDBPyConnection, ctx: LoadContext) -> None:
-    """Reject the document (before inserting anything) when some row could not be stored."""
-    cur = con.execute(sql("companyfacts/validate"))
-    names = [d[0] for d in cur.description]
-    problems = {n: v for n, v in zip(names, cur.fetchall()[0], strict=True) if v}
-    if problems:
-        detail = ", ".join(f"{v} {n.replace('_', ' ')}" for n, v in problems.items())
-        raise RejectedDocument(ctx.doc.uri, f"facts that cannot be stored exactly: {detail}")
 
 
 def _reassign_fiscal(con: duckdb.DuckDBPyConnection, cik: int, load_id: str, years: list[FiscalYear]) -> int:
