@@ -15,11 +15,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from zoneinfo import ZoneInfo
 
 from pipelines.errors import RejectedDocument
-
-EASTERN = ZoneInfo("America/New_York")
+from pipelines.sec_formats import EASTERN
 
 ACCESSION_RE = re.compile(r"^\d{10}-\d{2}-\d{6}$")
 _ACC_DASHED = re.compile(r"(?<!\d)(\d{10}-\d{2}-\d{6})(?!\d)")

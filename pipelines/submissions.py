@@ -6,15 +6,16 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from zoneinfo import ZoneInfo
 
 import msgspec
 import pyarrow as pa
 
 from pipelines.companyfacts import parse_cik
 from pipelines.errors import RejectedDocument
+from pipelines.ownership import OWNERSHIP_FORMS
+from pipelines.sec_formats import EASTERN, decode_json_body
+from pipelines.sec_formats import text_or_none as _text
 
-EASTERN = ZoneInfo("America/New_York")
 ARCHIVES = "https://www.sec.gov/Archives/edgar/data"
 
 _ACCESSION = re.compile(r"^\d{10}-\d{2}-\d{6}$")
@@ -135,26 +136,6 @@ def page_cik_and_name(path_or_url: str) -> tuple[int, str]:
     if not m:
         raise RejectedDocument(path_or_url, "not a submissions page name (CIK##########-submissions-NNN.json)")
     return int(m.group(1)), base
-
-
-def _decode(body: bytes, document: str, what: str) -> object:
-    head = body.lstrip()[:64].lower()
-    if not head:
-        raise RejectedDocument(document, f"empty body where {what} JSON was expected")
-    if head.startswith((b"<!doctype", b"<html", b"<")):
-        raise RejectedDocument(document, f"an HTML/XML page where {what} JSON was expected "
-                                         "(SEC throttle or error page?)")
-    try:
-        return msgspec.json.decode(body)
-    except msgspec.DecodeError as exc:
-        raise RejectedDocument(document, f"invalid or truncated JSON: {exc}") from exc
-
-
-def _text(v: object) -> str | None:
-    if v is None:
-        return None
-    s = str(v).strip()
-    return s or None
 
 
 def _flag(v: object) -> bool | None:
@@ -352,7 +333,7 @@ def _str_list(v: object, document: str, what: str) -> list[str]:
 
 def parse_submissions(body: bytes, *, document: str, expected_cik: int | None = None) -> Submissions:
     """Bytes of a main submissions JSON -> Submissions. Raises RejectedDocument naming ``document``."""
-    data = _decode(body, document, "submissions")
+    data = decode_json_body(body, document=document, what="submissions")
     if not isinstance(data, dict) or "filings" not in data or "cik" not in data:
         raise RejectedDocument(document, "not a submissions document (no cik/filings)")
     cik = parse_cik(data["cik"], document=document)
@@ -423,7 +404,7 @@ def parse_submissions_page(body: bytes, *, document: str, cik: int, page_name: s
     page_cik, name = page_cik_and_name(page_name)
     if page_cik != cik:
         raise RejectedDocument(document, f"page {name} belongs to CIK {page_cik}, not CIK {cik}")
-    data = _decode(body, document, "submissions page")
+    data = decode_json_body(body, document=document, what="submissions page")
     if not isinstance(data, dict):
         raise RejectedDocument(document, "a submissions page is a JSON object of columns")
     if "filings" in data or "cik" in data:
@@ -434,12 +415,9 @@ def parse_submissions_page(body: bytes, *, document: str, cik: int, page_name: s
     return SubmissionsPage(cik=cik, page_name=name, filings=table, acceptance_clock=clock, extra_columns=extra)
 
 
-OWNERSHIP_FORMS = frozenset({"3", "4", "5"})
-
-
 def ownership_filings(record: Submissions | SubmissionsPage) -> list[tuple[int, str, date]]:
     """(cik, accession, filing_date) of the Forms 3/4/5 (and their /A) a submissions payload lists."""
     t = record.filings
     return [(record.cik, acc, fd) for acc, base, fd in zip(
         t.column("accession").to_pylist(), t.column("base_form").to_pylist(),
-        t.column("filing_date").to_pylist(), strict=True) if base in OWNERSHIP_FORMS]
+        t.column("filing_date").to_pylist(), strict=True) if base in OWNERSHIP_FORMS]  # base: no /A

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import msgspec
 import pyarrow as pa
 
 from pipelines.companyfacts import parse_cik
 from pipelines.errors import RejectedDocument
+from pipelines.sec_formats import decode_json_body
+from pipelines.sec_formats import text_or_none as _text
 
 TICKER_SCHEMA = pa.schema([
     ("cik", pa.int32()),
@@ -25,25 +26,6 @@ class CompanyTickers:
     source_kind: str
     tickers: pa.Table
     kind: str = "company_tickers"  # source_documents.kind: equals source_kind
-
-
-def _decode(body: bytes, document: str) -> object:
-    head = body.lstrip()[:64].lower()
-    if not head:
-        raise RejectedDocument(document, "empty body where a ticker file was expected")
-    if head.startswith(b"<"):
-        raise RejectedDocument(document, "an HTML page where a ticker JSON file was expected")
-    try:
-        return msgspec.json.decode(body)
-    except msgspec.DecodeError as exc:
-        raise RejectedDocument(document, f"invalid or truncated JSON: {exc}") from exc
-
-
-def _text(v: object) -> str | None:
-    if v is None:
-        return None
-    s = str(v).strip()
-    return s or None
 
 
 def _table(rows: list[tuple[int, str, str | None, str | None]], document: str) -> pa.Table:
@@ -63,7 +45,7 @@ def _table(rows: list[tuple[int, str, str | None, str | None]], document: str) -
 
 def parse_company_tickers(body: bytes, *, document: str) -> CompanyTickers:
     """company_tickers.json: {"0": {"cik_str": 320193, "ticker": "AAPL", "title": "Apple Inc."}, ...}."""
-    data = _decode(body, document)
+    data = decode_json_body(body, document=document, what="ticker file")
     if not isinstance(data, dict):
         raise RejectedDocument(document, "company_tickers.json is an object of numbered entries")
     rows = []
@@ -79,7 +61,7 @@ def parse_company_tickers(body: bytes, *, document: str) -> CompanyTickers:
 
 def parse_company_tickers_exchange(body: bytes, *, document: str) -> CompanyTickers:
     """company_tickers_exchange.json: {"fields": ["cik","name","ticker","exchange"], "data": [[...], ...]}."""
-    data = _decode(body, document)
+    data = decode_json_body(body, document=document, what="ticker file")
     if not isinstance(data, dict) or not isinstance(data.get("fields"), list) \
             or not isinstance(data.get("data"), list):
         raise RejectedDocument(document, "company_tickers_exchange.json has no fields/data arrays")

@@ -23,9 +23,13 @@ def store_raw(raw_dir: Path, body: bytes) -> str:
         return rel
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(gzip.compress(body, compresslevel=1, mtime=0))
-    os.replace(tmp, target)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(gzip.compress(body, compresslevel=1, mtime=0))
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):  # the write failed before the rename: leave no temp file behind
+            os.unlink(tmp)
     return rel
 
 

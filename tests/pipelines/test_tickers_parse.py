@@ -37,11 +37,14 @@ def test_ticker_key():
 
 @pytest.mark.parametrize("payload, parser, reason", [
     (b"<html>throttled</html>", parse_company_tickers, "HTML"),
+    (b"  ", parse_company_tickers_exchange, "empty body"),
+    (b'{"0": {"cik_str": 1, "ticker"', parse_company_tickers, "truncated JSON"),
     (b'{"0": {"ticker": "X"}}', parse_company_tickers, "lacks cik_str"),
     (b"{}", parse_company_tickers, "no companies"),
     (b'{"fields": ["name"], "data": []}', parse_company_tickers_exchange, "fields lack cik, ticker"),
     (b'{"fields": ["cik", "ticker"], "data": [[1]]}', parse_company_tickers_exchange, "does not have 2 values"),
 ])
 def test_bad_ticker_files(payload, parser, reason):
-    with pytest.raises(RejectedDocument, match=reason):
-        parser(payload, document="t")
+    with pytest.raises(RejectedDocument, match=reason) as err:
+        parser(payload, document="https://www.sec.gov/files/company_tickers.json")
+    assert err.value.document == "https://www.sec.gov/files/company_tickers.json"
