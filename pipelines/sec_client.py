@@ -9,7 +9,9 @@ returns a ``pipelines.documents.Document``. SEC's fair access rules are enforced
 - 429/5xx and network errors retry with exponential backoff and jitter, honouring Retry-After;
 - SEC's 403 "Request Rate Threshold Exceeded" page blocks every request of the process for
   10 minutes (``SecThrottled``) instead of hammering;
-- Archives documents are cached forever, other endpoints revalidated with ETag/Last-Modified.
+- Archives documents are cached forever, other endpoints revalidated with ETag/Last-Modified;
+- redirects are followed by the client itself, each hop a request like any other: rate limited
+  and only to https://*.sec.gov (at most ``MAX_REDIRECTS`` hops).
 
 ``SecClient.replay(folder)`` serves recorded responses (see ``pipelines.replay``): no network, no
 rate limiting, no sleeping.
@@ -62,6 +64,8 @@ MAX_RATE = 10.0
 DEFAULT_RATE = 8.0
 THROTTLE_BLOCK_SECONDS = 600.0
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+MAX_REDIRECTS = 5
 REPLAY_USER_AGENT = "edgar-warehouse replay (no network)"
 USER_AGENT_HELP = (
     'set SEC_USER_AGENT to your name and contact email, e.g. export SEC_USER_AGENT="Your Name you@example.com" '
@@ -381,8 +385,8 @@ class SecClient:
             transport=transport if transport is not None else httpx.HTTPTransport(),
             headers={"User-Agent": ua, "Accept-Encoding": "gzip, deflate"},
             timeout=timeout,
-            follow_redirects=True,
-            event_hooks={"request": [_refuse_non_sec_request]},  # redirects included
+            follow_redirects=False,  # _send follows them: every hop goes through the rate limiter
+            event_hooks={"request": [_refuse_non_sec_request]},
         )
 
     # -- construction helpers
@@ -484,45 +488,78 @@ class SecClient:
                         from_cache=True, **extra)
 
     def _send(self, url: str, headers: dict[str, str]) -> tuple[httpx.Response, int, float]:
-        """Send with rate limiting and retries; return (response, retries used, elapsed ms)."""
+        """Send with rate limiting, retries and redirects; return (response, retries used, elapsed ms).
+
+        A redirect (301/302/303/307/308) is followed here, not by httpx, so each hop waits for the
+        rate limiter and the throttle block like any request, and goes only to https://*.sec.gov.
+        """
         retries = 0
+        hops = 0
+        target = url
         while True:
-            if not self._replay:
-                remaining = self.limiter.blocked_for()
-                if remaining > 0:
-                    raise SecThrottled(
-                        f"{url}: not sent: SEC throttled this process (403 Request Rate Threshold Exceeded); "
-                        f"requests resume in {remaining:.0f} s"
-                    )
-                self.limiter.acquire()
+            self._wait_turn(target)
             started = self._clock()
             error: httpx.HTTPError | None = None
             response: httpx.Response | None = None
             try:
-                response = self._http.get(url, headers=headers)
+                response = self._http.get(target, headers=headers)
             except (httpx.TransportError, httpx.DecodingError) as exc:
                 error = exc
                 reason = f"{type(exc).__name__}: {exc}"
             else:
-                if response.status_code not in RETRY_STATUSES:
+                status = response.status_code
+                if status in REDIRECT_STATUSES:
+                    target = self._redirect_target(url, target, response, hops)
+                    hops += 1
+                    continue
+                if status not in RETRY_STATUSES:
                     return response, retries, (self._clock() - started) * 1000
-                reason = f"HTTP {response.status_code}"
+                reason = f"HTTP {status}"
             elapsed_ms = (self._clock() - started) * 1000
             if retries >= self.max_retries:
-                log.warning("GET %s -> %s in %.0f ms, retries=%d; giving up", url, reason, elapsed_ms, retries)
+                log.warning("GET %s -> %s in %.0f ms, retries=%d; giving up", target, reason, elapsed_ms, retries)
                 raise TransientError(f"{url}: gave up after {retries} retries (last: {reason})") from error
             retry_after = _retry_after_seconds(response, self._wall_clock) if response is not None else None
             if retry_after is not None and retry_after > self.max_retry_after:
-                log.warning("GET %s -> %s, Retry-After %.0f s; giving up", url, reason, retry_after)
+                log.warning("GET %s -> %s, Retry-After %.0f s; giving up", target, reason, retry_after)
                 raise TransientError(
                     f"{url}: SEC asked to retry after {retry_after:.0f} s (more than {self.max_retry_after:.0f} s); "
                     f"try again later (last: {reason})"
                 ) from error
             delay = retry_after if retry_after is not None else self._backoff(retries)
-            log.warning("GET %s -> %s in %.0f ms, retries=%d; retrying in %.2f s", url, reason, elapsed_ms,
+            log.warning("GET %s -> %s in %.0f ms, retries=%d; retrying in %.2f s", target, reason, elapsed_ms,
                         retries, delay)
             self._sleep(delay)
             retries += 1
+
+    def _wait_turn(self, url: str) -> None:
+        """Refuse while SEC's throttle block is in force, else wait for the rate limiter (not in replay)."""
+        if self._replay:
+            return
+        remaining = self.limiter.blocked_for()
+        if remaining > 0:
+            raise SecThrottled(
+                f"{url}: not sent: SEC throttled this process (403 Request Rate Threshold Exceeded); "
+                f"requests resume in {remaining:.0f} s"
+            )
+        self.limiter.acquire()
+
+    @staticmethod
+    def _redirect_target(url: str, current: str, response: httpx.Response, hops: int) -> str:
+        """The URL a redirect points to, checked (sec.gov only, at most MAX_REDIRECTS hops)."""
+        status = response.status_code
+        location = response.headers.get("location")
+        if not location:
+            raise TerminalError(f"{url}: HTTP {status} redirect without a Location header")
+        if hops >= MAX_REDIRECTS:
+            raise TerminalError(f"{url}: more than {MAX_REDIRECTS} redirects (last to {location})")
+        try:
+            nxt = str(httpx.URL(current).join(location))
+        except httpx.InvalidURL as exc:
+            raise TerminalError(f"{url}: HTTP {status} redirect to an invalid URL ({exc})") from exc
+        _check_sec_url(nxt)
+        log.info("GET %s -> %d redirect to %s", current, status, nxt)
+        return nxt
 
     def _backoff(self, retries: int) -> float:
         """Exponential backoff with 'equal jitter': uniform in [d/2, d], d = base * 2**retries (capped)."""

@@ -515,3 +515,42 @@ def test_redirect_away_from_sec_is_refused(clock):
     with pytest.raises(TerminalError, match="example.com/x: SecClient fetches only"):
         server.client().get(SUBS)
     assert [str(r.url) for r in server.requests] == [SUBS]
+
+
+def test_redirect_hops_are_rate_limited_and_checked(clock):
+    moved = "https://www.sec.gov/Archives/edgar/data/320193/000032019323000106/moved.txt"
+    server = Server(clock, script=[
+        httpx.Response(301, headers={"location": "https://www.sec.gov/Archives/old.txt"}),
+        httpx.Response(307, headers={"location": "edgar/data/320193/000032019323000106/moved.txt"}),  # relative
+        httpx.Response(200, content=b"final"),
+    ])
+    client = server.client()
+    doc = client.get(SUBS)
+    assert doc.body == b"final" and doc.uri == SUBS  # the Document names the URL asked for
+    assert [str(r.url) for r in server.requests] == [SUBS, "https://www.sec.gov/Archives/old.txt", moved]
+    # every hop waited its turn: evenly spaced at the default rate, one limiter sleep per hop
+    gaps = [b - a for a, b in zip(server.times, server.times[1:], strict=False)]
+    assert gaps == pytest.approx([1 / 8] * 2) and clock.sleeps == pytest.approx([1 / 8] * 2)
+    client.get(SUBS)  # the next request still waits one interval after the last hop
+    assert server.times[-1] - server.times[-2] == pytest.approx(1 / 8)
+
+
+@pytest.mark.parametrize("location, reason", [
+    ("http://www.sec.gov/x", "only https://"),
+    ("https://sec.gov.example.com/x", "only https://"),
+    (None, "without a Location"),
+])
+def test_bad_redirects_are_refused_before_any_request(clock, location, reason):
+    headers = {"location": location} if location else {}
+    server = Server(clock, script=[httpx.Response(302, headers=headers)])
+    with pytest.raises(TerminalError, match=reason):
+        server.client().get(SUBS)
+    assert [str(r.url) for r in server.requests] == [SUBS]
+
+
+def test_redirect_loop_gives_up(clock):
+    server = Server(clock, default=lambda req: httpx.Response(302, headers={"location": str(req.url)}))
+    with pytest.raises(TerminalError, match="more than 5 redirects"):
+        server.client().get(SUBS)
+    assert len(server.requests) == 6
+    assert clock.sleeps == pytest.approx([1 / 8] * 5)
