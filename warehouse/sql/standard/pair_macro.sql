@@ -19,3 +19,23 @@ JOIN b ON b.cik = ev.cik AND b.period_start = ev.period_start AND b.period_end =
       AND b.known_from <= ev.t AND (b.valid_to IS NULL OR ev.t < b.valid_to)
 QUALIFY row_number() OVER (PARTITION BY ev.t, a.cik, a.period_start, a.period_end, a.unit
                            ORDER BY (a.unit = b.unit) DESC, (a.taxonomy = b.taxonomy) DESC, b.unit) = 1;
+
+-- ratio_of(metric, numerator, denominator, rule_version): a FRACTION metric over same_period_pair:
+-- numerator / denominator when both share unit (currency) and taxonomy family and the
+-- denominator is positive; otherwise value NULL with the reason. The margin files call it.
+CREATE OR REPLACE TEMP MACRO ratio_of(metric_name, sc_num, sc_den, rule) AS TABLE
+SELECT metric_name AS metric, cik, fiscal_year, fiscal_period, duration_class, period_start, period_end,
+       CASE WHEN a_unit = b_unit AND a_taxonomy = b_taxonomy AND b_value > 0
+            THEN CAST(round(CAST(a_value AS DOUBLE) / CAST(b_value AS DOUBLE), 10) AS DECIMAL(38, 10)) END AS value,
+       'pure' AS unit, a_unit AS input_unit, a_taxonomy AS taxonomy, 'formula' AS derivation,
+       sc_num || ' / ' || sc_den AS formula, rule AS rule_version, known_from,
+       CASE WHEN a_unit <> b_unit THEN 'unit mismatch: ' || sc_num || ' in ' || a_unit || ', ' || sc_den || ' in ' || b_unit
+            WHEN a_taxonomy <> b_taxonomy
+                THEN 'taxonomy mismatch: ' || sc_num || ' from ' || a_taxonomy || ', ' || sc_den || ' from ' || b_taxonomy
+            WHEN b_value = 0 THEN sc_den || ' is zero'
+            WHEN b_value < 0 THEN sc_den || ' is negative'
+       END AS null_reason,
+       CAST([] AS VARCHAR[]) AS flags,
+       list_concat(list_transform(a_inputs, x -> edge('numerator', x, a_metric_id)),
+                   list_transform(b_inputs, x -> edge('denominator', x, b_metric_id))) AS inputs
+FROM same_period_pair(sc_num, sc_den);
