@@ -340,7 +340,7 @@ CREATE TABLE check_results (
     checked_at     TIMESTAMP NOT NULL,
     PRIMARY KEY (load_id, check_name)
 );
-COMMENT ON TABLE check_results IS 'Results of the data-quality checks in warehouse/sql/checks/ (grain: load_id, check_name): how many rows each check flagged after a load, with a sample.';
+COMMENT ON TABLE check_results IS 'Results of the data-quality checks in warehouse/sql/checks/ (grain: load_id, check_name): how many rows each check flagged, over the companies whose facts that load changed, with a sample.';
 COMMENT ON COLUMN check_results.load_id IS 'Load run after which the checks ran.';
 COMMENT ON COLUMN check_results.check_name IS 'Check file name: balance_sheet_identity, gross_profit_identity, quarters_sum_to_year, ...';
 COMMENT ON COLUMN check_results.offending_rows IS 'Number of rows the check returned (0 = passed).';

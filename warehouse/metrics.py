@@ -96,12 +96,14 @@ def refresh_metrics(con: duckdb.DuckDBPyConnection, load_id: str | None,
     return counts
 
 
-def run_checks(con: duckdb.DuckDBPyConnection, load_id: str) -> dict[str, int]:
-    """Run every check in warehouse/sql/checks/ and store (replace) its result for ``load_id``.
+def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int] | None = None) -> dict[str, int]:
+    """Run every check in warehouse/sql/checks/ over ``ciks`` (default: the companies whose facts
+    ``load_id`` inserted) and store (replace) its result for ``load_id``.
 
     Each check returns its offending rows with a ``severity`` column; the sample keeps the five
     most severe. Returns check name -> offending row count.
     """
+    cik_list = sorted({int(c) for c in ciks}) if ciks is not None else _ciks_of_load(con, load_id)
     results: dict[str, int] = {}
     con.execute("DELETE FROM check_results WHERE load_id = ?", [load_id])
     for name in check_names():
@@ -111,8 +113,8 @@ def run_checks(con: duckdb.DuckDBPyConnection, load_id: str) -> dict[str, int]:
                 "INSERT INTO check_results (load_id, check_name, offending_rows, sample, checked_at) "
                 "SELECT ?, ?, count(*), CAST(to_json(list(t ORDER BY t.severity DESC)[1:5]) AS JSON), "
                 "CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP) "
-                f"FROM ({sql(f'checks/{name}')}) t RETURNING offending_rows",
-                [load_id, name])
+                f"FROM ({sql(f'checks/{name}')}) t WHERE list_contains(?, t.cik) RETURNING offending_rows",
+                [load_id, name, cik_list])
         except duckdb.Error as exc:
             raise MetricsError(f"check {name} failed: {exc}") from exc
         results[name] = int(n or 0)

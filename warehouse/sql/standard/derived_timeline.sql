@@ -26,11 +26,19 @@ pairs AS (
 ),
 ev AS (
     SELECT l_slot, s_slot, t, lead(t) OVER (PARTITION BY l_slot, s_slot ORDER BY t) AS t_next
-    FROM (SELECT DISTINCT p.l_slot, p.s_slot, r.valid_from AS t
-          FROM pairs p JOIN std_rep r ON r.slot = p.l_slot OR r.slot = p.s_slot)
+    FROM (SELECT p.l_slot, p.s_slot, r.valid_from AS t FROM pairs p JOIN std_rep r ON r.slot = p.l_slot
+          UNION  -- two equi-joins, not one OR join (which DuckDB runs as a nested loop)
+          SELECT p.l_slot, p.s_slot, r.valid_from AS t FROM pairs p JOIN std_rep r ON r.slot = p.s_slot)
+),
+-- the year-to-date side first, materialised: joining the two std_rep sides on tag first would be
+-- a many-to-many blow-up (the planner has no statistics on temp tables inside a transaction)
+ev_l AS MATERIALIZED (
+    SELECT ev.t, ev.t_next, ev.s_slot, l.*
+    FROM ev
+    JOIN std_rep l ON l.slot = ev.l_slot AND l.valid_from <= ev.t AND (l.valid_to IS NULL OR ev.t < l.valid_to)
 ),
 combo AS (
-    SELECT ev.t, ev.t_next, l.cik, l.standard_concept, l.chain_rank, l.scope, l.tags_tried, l.taxonomy,
+    SELECT l.t, l.t_next, l.cik, l.standard_concept, l.chain_rank, l.scope, l.tags_tried, l.taxonomy,
            l.concept, l.unit, CAST(s.period_end + INTERVAL 1 DAY AS DATE) AS period_start, l.period_end,
            l.value - s.value AS value, l.accession, l.form, l.filed, l.fiscal_year,
            CASE l.duration_class WHEN 'six_months' THEN 'Q2' WHEN 'nine_months' THEN 'Q3' ELSE 'Q4' END
@@ -42,9 +50,8 @@ combo AS (
             {'step': 'less_ytd', 'taxonomy': s.taxonomy, 'concept': s.concept, 'unit': s.unit,
              'period_start': s.period_start, 'period_end': s.period_end, 'accession': s.accession, 'revision': s.revision,
              'value': s.value, 'known_from': s.fact_known_from}] AS raw_inputs
-    FROM ev
-    JOIN std_rep l ON l.slot = ev.l_slot AND l.valid_from <= ev.t AND (l.valid_to IS NULL OR ev.t < l.valid_to)
-    JOIN std_rep s ON s.slot = ev.s_slot AND s.valid_from <= ev.t AND (s.valid_to IS NULL OR ev.t < s.valid_to)
+    FROM ev_l l
+    JOIN std_rep s ON s.slot = l.s_slot AND s.valid_from <= l.t AND (s.valid_to IS NULL OR l.t < s.valid_to)
     WHERE l.taxonomy = s.taxonomy AND l.concept = s.concept
 ),
 tagged AS (
