@@ -3,7 +3,8 @@
 -- tagged; and total_assets = liabilities_and_equity where both are tagged.
 -- tolerance: 0.5 % of total assets (mezzanine/temporary equity is not part of either side), at least 1 unit.
 -- grain of offending rows: (cik, period_end, unit, identity). severity = |difference| / |total_assets|.
-WITH s AS (SELECT * FROM standard_facts WHERE duration_class = 'instant'
+-- input: check_facts = standard_facts of the companies being checked (staged by warehouse.metrics).
+WITH s AS (SELECT * FROM check_facts WHERE duration_class = 'instant'
              AND standard_concept IN ('total_assets', 'total_liabilities', 'total_equity', 'liabilities_and_equity')),
 p AS (
     PIVOT (SELECT cik, period_end, unit, fiscal_year, fiscal_period, standard_concept, value, accession FROM s)

@@ -3,7 +3,8 @@
 -- tolerance: 0.5 % of revenue, at least 1 unit. A failure often means the revenue or cost chain
 -- matched a narrower tag (goods_only...) than the one the company's gross profit is built on.
 -- grain of offending rows: (cik, period_start, period_end, unit). severity = |difference| / |revenue|.
-WITH s AS (SELECT * FROM standard_facts WHERE duration_class IN ('quarter', 'six_months', 'nine_months', 'annual')
+-- input: check_facts = standard_facts of the companies being checked (staged by warehouse.metrics).
+WITH s AS (SELECT * FROM check_facts WHERE duration_class IN ('quarter', 'six_months', 'nine_months', 'annual')
              AND standard_concept IN ('revenue', 'cost_of_revenue', 'gross_profit')),
 p AS (
     PIVOT (SELECT cik, period_start, period_end, unit, fiscal_year, fiscal_period, duration_class,
