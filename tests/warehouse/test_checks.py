@@ -3,29 +3,21 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from pipelines.companyfacts import parse_companyfacts
-from pipelines.documents import read_local_document
+from helpers import COMPANYFACTS_DIR, load_files
 from warehouse.db import connect, fetch_all
-from warehouse.load import Parsed, load_batch
 from warehouse.metrics import MetricsError, check_names, run_check, run_checks
 from warehouse.sqlfiles import sql
-
-CF = Path(__file__).resolve().parents[1] / "fixtures" / "sec" / "data.sec.gov" / "api" / "xbrl" / "companyfacts"
 
 
 @pytest.fixture(scope="module")
 def loaded(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("checks")
     c = connect(tmp / "w.duckdb")
-    items = []
-    for p in (CF / "CIK0000320193.json.gz", CF / "CIK0001045810.json.gz"):
-        doc = read_local_document(p)
-        items.append(Parsed(doc, parse_companyfacts(doc.body, document=doc.uri)))
-    report = load_batch(c, items, raw_dir=tmp / "raw")
+    report = load_files(c, [COMPANYFACTS_DIR / "CIK0000320193.json.gz", COMPANYFACTS_DIR / "CIK0001045810.json.gz"],
+                        tmp / "raw")
     yield c, report.load_id
     c.close()
 

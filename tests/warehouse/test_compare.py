@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
-from pipelines.companyfacts import parse_companyfacts
-from pipelines.documents import read_local_document
+from helpers import COMPANYFACTS_DIR, load_files
 from warehouse.db import connect
-from warehouse.load import Parsed, load_batch
-from warehouse.metrics import UnknownMetricError, compare, refresh_metrics
+from warehouse.metrics import UnknownMetricError, compare
 
-CF = Path(__file__).resolve().parents[1] / "fixtures" / "sec" / "data.sec.gov" / "api" / "xbrl" / "companyfacts"
 AAPL, NVDA = 320193, 1045810
 
 
@@ -21,12 +17,8 @@ AAPL, NVDA = 320193, 1045810
 def con(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("compare")
     c = connect(tmp / "w.duckdb")
-    items = []
-    for p in (CF / "CIK0000320193.json.gz", CF / "CIK0001045810.json.gz"):
-        doc = read_local_document(p)
-        items.append(Parsed(doc, parse_companyfacts(doc.body, document=doc.uri)))
-    report = load_batch(c, items, raw_dir=tmp / "raw")
-    refresh_metrics(c, report.load_id)
+    load_files(c, [COMPANYFACTS_DIR / "CIK0000320193.json.gz", COMPANYFACTS_DIR / "CIK0001045810.json.gz"],
+               tmp / "raw")  # metrics are refreshed inside the load
     yield c
     c.close()
 
