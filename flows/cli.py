@@ -22,9 +22,9 @@ from rich.table import Table
 
 from pipelines.documents import Document, read_local_document
 from pipelines.errors import ConfigError, EdgarError, RejectedDocument
-from pipelines.parse import parse_document
+from pipelines.parse import parse_document, parse_many
 from warehouse.db import WarehouseError, connect, default_db_path, raw_dir_for
-from warehouse.load import Parsed, Rejected, load_batch
+from warehouse.load import BatchReport, Parsed, Rejected, load_batch, new_load_id
 from warehouse.migrate import applied_migrations
 from warehouse.queries import Result, run_named, run_query, status_sections
 
@@ -96,41 +96,59 @@ def init() -> None:
 
 @command()
 def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz accepted); kind detected from content.")],
-         accession: Annotated[str | None, typer.Option(help="Accession for a single ownership XML whose name carries none.")] = None) -> None:
-    """Load local SEC files (companyfacts, submissions and pages, tickers, Forms 3/4/5) in one run."""
+         accession: Annotated[str | None, typer.Option(help="Accession for a single ownership XML whose name carries none.")] = None,
+         batch_size: Annotated[int, typer.Option(help="Commit every N documents (bulk loads); 0 = the whole run in one transaction.")] = 0) -> None:
+    """Load local SEC files (companyfacts, submissions and pages, tickers, Forms 3/4/5) in one run.
+
+    Files are parsed in a process per core; by default the whole run commits in one transaction."""
     files = list(paths)
     if accession and len(files) != 1:
         fail("--accession names the accession of ONE file", EXIT_USAGE)
-    items: list[Parsed | Rejected] = []
-    with _progress() as progress:
-        task = progress.add_task("parsing", total=len(files))
-        for path in files:
-            if not Path(path).is_file():
-                progress.stop()
-                fail(f"{path}: no such file")
-            try:
-                doc = read_local_document(path)
-            except RejectedDocument as exc:  # unreadable or corrupt gzip: recorded, the rest loads
-                items.append(Rejected(Document(uri=str(path), origin="file", body=b""), exc))
-                progress.advance(task)
-                continue
-            if accession:
-                doc = replace(doc, accession=accession)
-            try:
-                items.append(Parsed(doc, parse_document(doc)[1]))
-            except RejectedDocument as exc:
-                items.append(Rejected(doc, exc))
-            progress.advance(task)
+    for path in files:
+        if not Path(path).is_file():
+            fail(f"{path}: no such file")
+    size = batch_size if batch_size > 0 else len(files)
+    run = BatchReport(load_id=new_load_id())
     con = connect(State.db)
     try:
-        report = load_batch(con, items, raw_dir=raw_dir_for(State.db), command="load")
+        with _progress() as progress:
+            task = progress.add_task("loading", total=len(files))
+            for start in range(0, len(files), size):
+                items = _parse_files(files[start:start + size], accession)
+                report = load_batch(con, items, raw_dir=raw_dir_for(State.db), command="load", load_id=run.load_id)
+                run.loaded += report.loaded
+                run.unchanged += report.unchanged
+                run.rejected += report.rejected
+                run.row_counts.update(report.row_counts)
+                progress.advance(task, len(items))
+                if batch_size:
+                    err.print(report.summary(), highlight=False)
     finally:
         con.close()
-    out.print(report.summary())
-    for uri, reason in report.rejected:
+    out.print(run.summary())
+    for uri, reason in run.rejected:
         err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
-    if report.rejected:
+    if run.rejected:
         raise typer.Exit(EXIT_PARTIAL)
+
+
+def _parse_files(paths: list[Path], accession: str | None) -> list[Parsed | Rejected]:
+    """Read and parse local files (in a process per core when they are big); bad ones -> Rejected."""
+    docs: list[Document] = []
+    items: dict[int, Parsed | Rejected] = {}
+    for n, path in enumerate(paths):
+        try:
+            doc = read_local_document(path)
+        except RejectedDocument as exc:  # unreadable or corrupt gzip: recorded, the rest loads
+            items[n] = Rejected(Document(uri=str(path), origin="file", body=b""), exc)
+            continue
+        docs.append(replace(doc, accession=accession) if accession else doc)
+    parsed = iter(parse_many(docs))
+    for n in range(len(paths)):
+        if n not in items:
+            doc, record = next(parsed)
+            items[n] = Rejected(doc, record) if isinstance(record, RejectedDocument) else Parsed(doc, record)
+    return [items[n] for n in range(len(paths))]
 
 
 @command()

@@ -150,3 +150,12 @@ def test_rebuild_from_raw_payloads_reproduces_every_table(db, tmp_path):
         old.close()
         new.close()
     assert cli(db, "rebuild", target).exit_code == 2  # never overwrites
+
+
+def test_bulk_load_in_batches_is_one_run(tmp_path):
+    files = sorted(COMPANYFACTS_DIR.glob("*.json.gz"))[:3] + [FORM4]
+    result = cli(tmp_path / "w.duckdb", "load", *files, "--batch-size", "2")
+    assert result.exit_code == 0, result.output
+    assert "4 loaded, 0 unchanged, 0 rejected" in result.stdout
+    runs = cli(tmp_path / "w.duckdb", "sql", "SELECT status, documents_loaded FROM load_runs", "-f", "json")
+    assert json.loads(runs.stdout) == [{"status": "succeeded", "documents_loaded": 4}]
