@@ -133,7 +133,8 @@ def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz 
 
 
 def _parse_files(paths: list[Path], accession: str | None) -> list[Parsed | Rejected]:
-    """Read and parse local files (in a process per core when they are big); bad ones -> Rejected."""
+    """Read and parse local files (in a process per core when they are big); bad ones -> Rejected.
+    Called before the batch opens its transaction; the forked parsers never touch DuckDB."""
     docs: list[Document] = []
     items: dict[int, Parsed | Rejected] = {}
     for n, path in enumerate(paths):
