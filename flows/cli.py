@@ -23,6 +23,7 @@ from rich.table import Table
 from pipelines.documents import Document, read_local_document
 from pipelines.errors import ConfigError, EdgarError, RejectedDocument
 from pipelines.parse import parse_document, parse_many
+from pipelines.sec_client import resolve_user_agent
 from warehouse.db import WarehouseError, connect, default_db_path, raw_dir_for
 from warehouse.load import BatchReport, Parsed, Rejected, load_batch, new_load_id
 from warehouse.migrate import applied_migrations
@@ -169,10 +170,12 @@ def refresh(
         fail("name at least one --ticker, --cik or --index-day", EXIT_USAGE)
     from flows.refresh import run_refresh
 
-    out.print(f"refreshing {', '.join([*(ticker or []), *map(str, cik or [])])} "
-              f"({'replay ' + str(replay) if replay else 'live SEC'}) ...")
     if replay and record:
         fail("--replay and --record exclude each other", EXIT_USAGE)
+    if not replay:
+        resolve_user_agent()  # refuse before starting Prefect: one clear line, exit 4
+    out.print(f"refreshing {', '.join([*(ticker or []), *map(str, cik or [])])} "
+              f"({'replay ' + str(replay) if replay else 'live SEC'}) ...")
     result = run_refresh(State.db, tickers=ticker or [], ciks=cik or [], replay=str(replay) if replay else None,
                          record=str(record) if record else None,
                          cache_dir=str(cache_dir) if cache_dir else None,
@@ -200,6 +203,7 @@ def serve(cron: Annotated[str, typer.Option(help="Cron schedule (UTC).")] = "30 
     Needs a Prefect API: run `prefect server start` first and set PREFECT_API_URL."""
     from flows.deploy import serve_nightly
 
+    resolve_user_agent()
     out.print(f"serving edgar-nightly for {State.db} on '{cron}' (Ctrl-C to stop)")
     serve_nightly(State.db, cron=cron, tickers=ticker or [], ciks=cik or [])
 

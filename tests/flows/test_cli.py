@@ -159,3 +159,14 @@ def test_bulk_load_in_batches_is_one_run(tmp_path):
     assert "4 loaded, 0 unchanged, 0 rejected" in result.stdout
     runs = cli(tmp_path / "w.duckdb", "sql", "SELECT status, documents_loaded FROM load_runs", "-f", "json")
     assert json.loads(runs.stdout) == [{"status": "succeeded", "documents_loaded": 4}]
+
+
+def test_live_refresh_without_a_contact_is_refused_before_any_request(tmp_path, monkeypatch):
+    from flows.cli import EXIT_CONFIG
+
+    monkeypatch.delenv("SEC_USER_AGENT", raising=False)
+    result = cli(tmp_path / "w.duckdb", "refresh", "--ticker", "AAPL")
+    assert result.exit_code == EXIT_CONFIG
+    assert "SEC_USER_AGENT" in result.output and "refreshing" not in result.output
+    monkeypatch.setenv("SEC_USER_AGENT", "Jane Analyst")  # a name but no contact
+    assert cli(tmp_path / "w.duckdb", "refresh", "--ticker", "AAPL").exit_code == EXIT_CONFIG
