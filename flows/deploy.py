@@ -13,15 +13,17 @@ NIGHTLY_CRON = "30 6 * * *"  # 06:30 UTC: after EDGAR's overnight index and comp
 
 def nightly_deployment(db: str | Path, *, cron: str = NIGHTLY_CRON, tickers: list[str] | None = None,
                        ciks: list[int] | None = None, insider_lookback_days: int = 3,
-                       name: str = "edgar-nightly") -> RunnerDeployment:
+                       batch_size: int = 100, name: str = "edgar-nightly") -> RunnerDeployment:
     """Refresh every company the warehouse holds (plus ``tickers``/``ciks``) on ``cron``.
 
     Cheap when little changed: the HTTP cache revalidates with ETag/Last-Modified, identical
-    payloads are skipped as unchanged, and only Forms 3/4/5 not loaded yet are fetched."""
+    payloads are skipped as unchanged, and only Forms 3/4/5 not loaded yet are fetched. Every
+    ``batch_size`` companies commit as they arrive (one load run), so memory stays bounded."""
     return refresh_flow.to_deployment(
         name=name, cron=cron,
         parameters={"db": str(db), "tickers": tickers or [], "ciks": ciks or [], "all_companies": True,
-                    "cache_dir": str(http_cache_for(db)), "insider_lookback_days": insider_lookback_days},
+                    "cache_dir": str(http_cache_for(db)), "insider_lookback_days": insider_lookback_days,
+                    "batch_size": batch_size},
         description="Nightly EDGAR refresh of every company in the warehouse.",
         tags=["edgar-warehouse", "nightly"],
     )

@@ -24,7 +24,7 @@ from pipelines.errors import (
 )
 from pipelines.parse import parse_document
 from pipelines.sec_client import SecClient
-from warehouse.load import BatchReport, Parsed, Rejected
+from warehouse.load import BatchReport, Parsed, Rejected, new_load_id
 
 
 @dataclass
@@ -105,13 +105,15 @@ def resolve_targets(client: SecClient, tickers: list[str], ciks: list[int]) -> t
 
 
 @task(name="load-batch", cache_policy=NO_CACHE)
-def load_task(db: str, items: list[Parsed | Rejected], flow_run_id: str | None) -> BatchReport:
+def load_task(db: str, items: list[Parsed | Rejected], flow_run_id: str | None,
+              load_id: str | None = None) -> BatchReport:
     from warehouse.db import connect, raw_dir_for
     from warehouse.load import load_batch
 
     con = connect(db)
     try:
-        return load_batch(con, items, raw_dir=raw_dir_for(db), command="refresh", flow_run_id=flow_run_id)
+        return load_batch(con, items, raw_dir=raw_dir_for(db), command="refresh", flow_run_id=flow_run_id,
+                          load_id=load_id)
     finally:
         con.close()
 
@@ -189,18 +191,44 @@ def ownership_to_fetch(db: str, targets: list[OwnershipTarget], since: date | No
     return [t for acc, t in sorted(wanted.items()) if acc not in have]
 
 
+def _fetch_companies(client: SecClient, db: str, ciks: list[int], extra_targets: list[OwnershipTarget],
+                     insiders: bool, insider_since: date | None, insider_until: date | None) -> list:
+    """Fetch and parse companyfacts, submissions (every page) and new Forms 3/4/5 of ``ciks``."""
+    futures = []
+    for cik in ciks:
+        futures.append(fetch_parse_task.submit(f"companyfacts {cik}", lambda c=cik: client.fetch_companyfacts(c)))
+        futures.append(fetch_parse_task.submit(f"submissions {cik}", lambda c=cik: client.fetch_submissions(c)))
+    results = [f.result() for f in futures]
+    submissions = [r for r in results if isinstance(r, Parsed) and r.record.kind == "submissions"]
+    pages = [fetch_parse_task.submit(f"submissions page {name}",
+                                     lambda n=name, c=sub.record.cik: client.fetch_submissions_page(n, c))
+             for sub in submissions for name in sub.record.page_names]
+    results += [f.result() for f in pages]
+    if insiders:
+        todo = ownership_to_fetch(db, ownership_from_submissions(submissions) + extra_targets,
+                                  insider_since, insider_until)
+        owned = [fetch_parse_task.submit(
+            f"ownership {t.accession}",
+            lambda t=t: client.fetch_archive(t.path, kind="ownership", accession=t.accession))
+            for t in todo]
+        results += [f.result() for f in owned]
+    return results
+
+
 @flow(name="edgar-refresh", log_prints=False)
 def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | None = None,
                  replay: str | None = None, cache_dir: str | None = None,
                  insider_since: date | None = None, insider_until: date | None = None,
                  insiders: bool = True, index_days: list[date] | None = None,
                  all_companies: bool = False, insider_lookback_days: int | None = None,
-                 record: str | None = None) -> dict:
+                 record: str | None = None, batch_size: int = 0) -> dict:
     """Refresh the given companies: companyfacts, submissions with every page, and the Forms 3/4/5
     that are not loaded yet, found in their submissions and in EDGAR's daily form index of each of
-    ``index_days`` (filed within [insider_since, insider_until]). Everything fetched in the run is
-    committed in ONE transaction (readers never see half a run).
+    ``index_days`` (filed within [insider_since, insider_until]).
 
+    With ``batch_size`` 0 everything fetched in the run is committed in ONE transaction (readers
+    never see half a run); with N > 0 every N companies commit as they arrive, all under one load
+    run (bounded memory for a nightly over thousands of companies).
     ``all_companies`` adds every company the warehouse already holds (the nightly run);
     ``insider_lookback_days`` sets insider_since to that many days before today (UTC);
     ``record`` writes every live response into that replay folder."""
@@ -211,45 +239,36 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
         insider_since = utcnow().date() - timedelta(days=insider_lookback_days)
     client = make_client(replay, cache_dir, record=record)
     try:
-        plan, items = resolve_targets(client, tickers or [], ciks or [])
+        plan, first_items = resolve_targets(client, tickers or [], ciks or [])
         if plan.unknown_tickers:
             log.warning("unknown tickers (not in company_tickers.json): %s", ", ".join(plan.unknown_tickers))
-        futures = []
-        for cik in plan.ciks:
-            futures.append(fetch_parse_task.submit(f"companyfacts {cik}", lambda c=cik: client.fetch_companyfacts(c)))
-            futures.append(fetch_parse_task.submit(f"submissions {cik}", lambda c=cik: client.fetch_submissions(c)))
-        results = [f.result() for f in futures]
-        submissions = [r for r in results if isinstance(r, Parsed) and r.record.kind == "submissions"]
-        pages = []
-        for sub in submissions:
-            for name in sub.record.page_names:
-                pages.append(fetch_parse_task.submit(
-                    f"submissions page {name}",
-                    lambda n=name, c=sub.record.cik: client.fetch_submissions_page(n, c)))
-        results += [f.result() for f in pages]
-        if insiders:
-            targets = ownership_from_submissions(submissions)
-            for day in index_days or []:
-                found, failed = ownership_from_daily_index(client, day, plan.ciks)
-                targets += found
-                results += failed
-            todo = ownership_to_fetch(db, targets, insider_since, insider_until)
-            owned = [fetch_parse_task.submit(
-                f"ownership {t.accession}",
-                lambda t=t: client.fetch_archive(t.path, kind="ownership", accession=t.accession))
-                for t in todo]
-            results += [f.result() for f in owned]
-        items += results
-        loadable = [r for r in items if isinstance(r, Parsed | Rejected)]
-        failures = [r for r in items if isinstance(r, FetchFailure)]
+        index_targets: list[OwnershipTarget] = []
+        for day in (index_days or []) if insiders else []:
+            found, failed = ownership_from_daily_index(client, day, plan.ciks)
+            index_targets += found
+            first_items += failed
+        size = batch_size if batch_size > 0 else max(len(plan.ciks), 1)
+        chunks = [plan.ciks[k:k + size] for k in range(0, len(plan.ciks), size)] or [[]]
+        run = BatchReport(load_id=new_load_id())
+        failures: list[FetchFailure] = []
+        flow_run_id = str(flow_run.get_id() or "") or None
+        for n, chunk in enumerate(chunks):
+            items = (first_items if n == 0 else []) + _fetch_companies(
+                client, db, chunk, index_targets if n == 0 else [], insiders, insider_since, insider_until)
+            failures += [r for r in items if isinstance(r, FetchFailure)]
+            report = load_task(db, [r for r in items if isinstance(r, Parsed | Rejected)], flow_run_id, run.load_id)
+            log.info(report.summary())
+            run.loaded += report.loaded
+            run.unchanged += report.unchanged
+            run.rejected += report.rejected
+            run.row_counts.update(report.row_counts)
+            run.status = max(run.status, report.status, key=["succeeded", "partial", "failed"].index)
         for fail in failures:
             log.warning("not fetched: %s (%s)", fail.what, fail.reason)
-        report = load_task(db, loadable, str(flow_run.get_id() or "") or None)
-        log.info(report.summary())
-        return {"load_id": report.load_id, "status": report.status, "loaded": report.loaded,
-                "unchanged": report.unchanged, "rejected": report.rejected,
+        return {"load_id": run.load_id, "status": run.status, "loaded": run.loaded,
+                "unchanged": run.unchanged, "rejected": run.rejected,
                 "not_fetched": [(f.what, f.reason) for f in failures],
-                "row_counts": dict(report.row_counts), "ciks": plan.ciks,
+                "row_counts": dict(run.row_counts), "ciks": plan.ciks,
                 "unknown_tickers": plan.unknown_tickers}
     finally:
         client.close()

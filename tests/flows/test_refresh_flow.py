@@ -116,3 +116,17 @@ def test_nightly_deployment_refreshes_every_known_company(prefect_harness, tmp_p
     nightly = refresh_flow(**params)
     assert nightly["ciks"] == [APPLE]
     assert nightly["loaded"] == 0 and nightly["unchanged"] == 2  # nothing changed: nothing new
+
+
+def test_refresh_in_company_batches_is_one_run(prefect_harness, tmp_path, replay_root):
+    db = tmp_path / "w.duckdb"
+    result = refresh_flow(db=str(db), ciks=[APPLE, 1045810], replay=str(replay_root), insiders=False,
+                          batch_size=1)
+    assert result["loaded"] == 4 and result["status"] == "succeeded"
+    con = connect(db, read_only=True)
+    try:
+        assert fetch_all(con, "SELECT load_id, status, documents_loaded FROM load_runs") == [
+            (result["load_id"], "succeeded", 4)]
+        assert dict(fetch_all(con, "SELECT cik, count(*) FROM facts GROUP BY cik")) == {APPLE: 24579, 1045810: 26903}
+    finally:
+        con.close()
