@@ -163,6 +163,7 @@ def refresh(
     insider_since: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="Fetch Forms 3/4/5 filed on/after this date.")] = None,
     insider_until: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="... and on/before this date.")] = None,
     no_insiders: Annotated[bool, typer.Option("--no-insiders", help="Skip Forms 3/4/5.")] = False,
+    batch_size: Annotated[int, typer.Option(help="Commit every N companies (one run); 0 = one transaction.")] = 0,
     index_day: Annotated[list[datetime] | None, typer.Option(formats=["%Y-%m-%d"], help="Also find Forms 3/4/5 in EDGAR's daily form index of this day (repeatable).")] = None,
 ) -> None:
     """Fetch and load companies from SEC (or a replay folder) with the Prefect refresh flow."""
@@ -181,7 +182,8 @@ def refresh(
                          cache_dir=str(cache_dir) if cache_dir else None,
                          insider_since=insider_since.date() if insider_since else None,
                          insider_until=insider_until.date() if insider_until else None,
-                         insiders=not no_insiders, index_days=[d.date() for d in index_day or []])
+                         insiders=not no_insiders, index_days=[d.date() for d in index_day or []],
+                         batch_size=batch_size)
     rows = ", ".join(f"{k}={v}" for k, v in sorted(result["row_counts"].items()) if v) or "no new rows"
     out.print(f"load {result['load_id'][:8]} {result['status']}: {result['loaded']} documents loaded, "
               f"{result['unchanged']} unchanged, {len(result['rejected'])} rejected; {rows}")
