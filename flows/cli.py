@@ -117,10 +117,7 @@ def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz 
             for start in range(0, len(files), size):
                 items = _parse_files(files[start:start + size], accession)
                 report = load_batch(con, items, raw_dir=raw_dir_for(State.db), command="load", load_id=run.load_id)
-                run.loaded += report.loaded
-                run.unchanged += report.unchanged
-                run.rejected += report.rejected
-                run.row_counts.update(report.row_counts)
+                run.add(report)
                 progress.advance(task, len(items))
                 if batch_size:
                     err.print(report.summary(), highlight=False)

@@ -258,11 +258,7 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
             failures += [r for r in items if isinstance(r, FetchFailure)]
             report = load_task(db, [r for r in items if isinstance(r, Parsed | Rejected)], flow_run_id, run.load_id)
             log.info(report.summary())
-            run.loaded += report.loaded
-            run.unchanged += report.unchanged
-            run.rejected += report.rejected
-            run.row_counts.update(report.row_counts)
-            run.status = max(run.status, report.status, key=["succeeded", "partial", "failed"].index)
+            run.add(report)
         for fail in failures:
             log.warning("not fetched: %s (%s)", fail.what, fail.reason)
         return {"load_id": run.load_id, "status": run.status, "loaded": run.loaded,

@@ -121,6 +121,17 @@ COMMENT ON COLUMN standard_concept_chains.tags_tried IS 'taxonomy:concept of eve
 -- year-to-date values of the SAME tag (same cik, unit, fiscal year and period_start) when no tagged
 -- discrete quarter ends on that date. Never derived for per-share values, ratios or instants.
 -- grain: (cik, standard_concept, unit, period_start, period_end).
+-- The rules for deriving a discrete quarter by subtraction, shared by standard_facts_as_of and
+-- the metrics refresh (warehouse/sql/standard/derived_timeline.sql): one definition each.
+CREATE MACRO ytd_steps_one_quarter(long_class, short_class, long_end, short_end) AS
+    ((long_class = 'six_months' AND short_class = 'quarter')
+     OR (long_class = 'nine_months' AND short_class = 'six_months')
+     OR (long_class = 'annual' AND short_class = 'nine_months'))
+    AND long_end - short_end - 1 BETWEEN 80 AND 100;
+COMMENT ON MACRO ytd_steps_one_quarter IS 'True when a year-to-date value minus a shorter year-to-date value of the same fiscal year leaves exactly one quarter (H1-Q1=Q2, 9M-H1=Q3, FY-9M=Q4, 80-100 days).';
+CREATE MACRO subtractable_unit(unit) AS unit NOT LIKE '%/%' AND unit <> 'pure';
+COMMENT ON MACRO subtractable_unit IS 'Units whose values may be subtracted to derive a quarter: not per-share or other ratios (USD/shares) and not pure.';
+
 CREATE MACRO standard_facts_as_of(ts) AS TABLE
 WITH cand AS (
     SELECT f.cik, c.standard_concept, c.chain_rank, c.scope, c.additive, c.tags_tried,
@@ -156,11 +167,8 @@ derived AS (
       ON s.cik = l.cik AND s.standard_concept = l.standard_concept AND s.unit = l.unit
      AND s.taxonomy = l.taxonomy AND s.concept = l.concept
      AND s.period_start = l.period_start AND s.fiscal_year = l.fiscal_year
-     AND ((l.duration_class = 'six_months' AND s.duration_class = 'quarter')
-          OR (l.duration_class = 'nine_months' AND s.duration_class = 'six_months')
-          OR (l.duration_class = 'annual' AND s.duration_class = 'nine_months'))
-    WHERE l.additive AND l.unit NOT LIKE '%/%' AND l.unit <> 'pure'
-      AND l.period_end - s.period_end - 1 BETWEEN 80 AND 100
+     AND ytd_steps_one_quarter(l.duration_class, s.duration_class, l.period_end, s.period_end)
+    WHERE l.additive AND subtractable_unit(l.unit)
       AND NOT EXISTS (SELECT 1 FROM reported r
                       WHERE r.cik = l.cik AND r.standard_concept = l.standard_concept AND r.unit = l.unit
                         AND r.period_end = l.period_end AND r.duration_class = 'quarter')

@@ -47,6 +47,9 @@ class LoadContext:
 Loader = Callable[[duckdb.DuckDBPyConnection, LoadContext, Any], dict[str, int]]
 
 
+STATUS_RANK = ["succeeded", "partial", "failed"]
+
+
 @dataclass
 class BatchReport:
     load_id: str
@@ -55,6 +58,14 @@ class BatchReport:
     rejected: list[tuple[str, str]] = field(default_factory=list)
     row_counts: Counter = field(default_factory=Counter)
     status: str = "succeeded"
+
+    def add(self, other: BatchReport) -> None:
+        """Add another batch of the same run to these totals (the worst status wins)."""
+        self.loaded += other.loaded
+        self.unchanged += other.unchanged
+        self.rejected += other.rejected
+        self.row_counts.update(other.row_counts)
+        self.status = max(self.status, other.status, key=STATUS_RANK.index)
 
     def summary(self) -> str:
         rows = ", ".join(f"{k}={v}" for k, v in sorted(self.row_counts.items()) if v) or "no new rows"
@@ -100,7 +111,6 @@ def _record_kind(item: Parsed | Rejected) -> str:
     return item.doc.kind or record_kind or "unknown"
 
 
-_STATUS_RANK = ["succeeded", "partial", "failed"]
 # Within a batch: the registry first, then a company's main submissions file before its pages
 # (a page needs its main file), then everything else in the order given (the sort is stable).
 _KIND_ORDER = {"company_tickers": 0, "company_tickers_exchange": 0, "submissions": 1, "submissions_page": 2}
@@ -114,7 +124,7 @@ def _write_run(con, report: BatchReport, *, command: str, flow_run_id: str | Non
         old_status, old_counts, old_error = previous[0]
         totals = Counter(json.loads(old_counts) if old_counts else {})
         totals.update(report.row_counts)
-        status = max(old_status, report.status, key=_STATUS_RANK.index)
+        status = max(old_status, report.status, key=STATUS_RANK.index)
         con.execute(
             "UPDATE load_runs SET finished_at = ?, status = ?, documents_loaded = documents_loaded + ?,"
             " documents_unchanged = documents_unchanged + ?, documents_rejected = documents_rejected + ?,"

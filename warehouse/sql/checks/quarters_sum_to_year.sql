@@ -7,7 +7,7 @@
 WITH s AS (
     SELECT sf.* FROM check_facts sf
     JOIN standard_concepts c ON c.standard_concept = sf.standard_concept AND c.chain_rank = 1 AND c.additive
-    WHERE sf.unit NOT LIKE '%/%' AND sf.unit <> 'pure'
+    WHERE subtractable_unit(sf.unit)
 ),
 fy AS (SELECT * FROM s WHERE duration_class = 'annual'),
 q AS (SELECT * FROM s WHERE duration_class = 'quarter')

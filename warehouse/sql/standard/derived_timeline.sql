@@ -18,11 +18,8 @@ pairs AS (
     JOIN keys s
       ON s.cik = l.cik AND s.standard_concept = l.standard_concept AND s.unit = l.unit
      AND s.period_start = l.period_start AND s.fiscal_year = l.fiscal_year
-     AND ((l.duration_class = 'six_months' AND s.duration_class = 'quarter')
-          OR (l.duration_class = 'nine_months' AND s.duration_class = 'six_months')
-          OR (l.duration_class = 'annual' AND s.duration_class = 'nine_months'))
-    WHERE l.additive AND l.unit NOT LIKE '%/%' AND l.unit <> 'pure'
-      AND l.period_end - s.period_end - 1 BETWEEN 80 AND 100
+     AND ytd_steps_one_quarter(l.duration_class, s.duration_class, l.period_end, s.period_end)
+    WHERE l.additive AND subtractable_unit(l.unit)
 ),
 ev AS (
     SELECT l_slot, s_slot, t, lead(t) OVER (PARTITION BY l_slot, s_slot ORDER BY t) AS t_next
