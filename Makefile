@@ -16,7 +16,7 @@ help: ## list the targets
 setup: ## create .venv and install the project with its dev tools
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,scale]'
 
 demo: ## build a real warehouse ($(DB)) from bundled recorded SEC responses (no network) and print it
 	rm -f $(DB) $(DB).wal
