@@ -24,10 +24,11 @@ from pipelines.documents import Document, read_local_document
 from pipelines.errors import ConfigError, EdgarError, RejectedDocument
 from pipelines.parse import parse_document, parse_many
 from pipelines.sec_client import resolve_user_agent
-from warehouse.db import WarehouseError, connect, default_db_path, raw_dir_for
+from warehouse.db import WarehouseError, default_db_path, raw_dir_for, reader, writer
 from warehouse.load import BatchReport, Parsed, Rejected, load_batch, new_load_id
 from warehouse.migrate import applied_migrations
-from warehouse.queries import Result, run_named, run_query, status_sections
+from warehouse.publish import Holder
+from warehouse.queries import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, Result, run_named, run_query, status_sections
 
 # Exit codes scripts can rely on.
 EXIT_OK = 0
@@ -79,6 +80,12 @@ def command(*args, **kwargs):
     return register
 
 
+def _waiting(holder: Holder | None) -> None:
+    """Say once, while a writer waits for the lock, who holds it."""
+    who = holder.describe() if holder else "another process"
+    err.print(f"[yellow]waiting:[/yellow] {State.db} is being written by {who}", highlight=False)
+
+
 def fail(message: str, code: int = EXIT_ERROR) -> None:
     err.print(f"[red]error:[/red] {message}", highlight=False)
     raise typer.Exit(code)
@@ -87,11 +94,8 @@ def fail(message: str, code: int = EXIT_ERROR) -> None:
 @command()
 def init() -> None:
     """Create the warehouse file (or bring its schema up to date)."""
-    con = connect(State.db)
-    try:
+    with writer(State.db, command="init", on_wait=_waiting) as con:
         applied = applied_migrations(con)
-    finally:
-        con.close()
     out.print(f"{State.db}: schema at migration {applied[-1][0]:04d}_{applied[-1][1]} ({len(applied)} applied)")
 
 
@@ -110,8 +114,7 @@ def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz 
             fail(f"{path}: no such file")
     size = batch_size if batch_size > 0 else len(files)
     run = BatchReport(load_id=new_load_id())
-    con = connect(State.db)
-    try:
+    with writer(State.db, command="load", on_wait=_waiting) as con:
         with _progress() as progress:
             task = progress.add_task("loading", total=len(files))
             for start in range(0, len(files), size):
@@ -121,8 +124,6 @@ def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz 
                 progress.advance(task, len(items))
                 if batch_size:
                     err.print(report.summary(), highlight=False)
-    finally:
-        con.close()
     out.print(run.summary())
     for uri, reason in run.rejected:
         err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
@@ -210,14 +211,17 @@ def serve(cron: Annotated[str, typer.Option(help="Cron schedule (UTC).")] = "30 
 @command("sql")
 def sql_cmd(query: Annotated[str, typer.Argument(help="SQL to run (read-only connection).")],
             format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
-            limit: Annotated[int, typer.Option(help="Rows shown in table format (0 = all).")] = 100) -> None:
-    """Run read-only SQL against the warehouse; output as a table, CSV or JSON."""
-    con = connect(State.db, read_only=True)
-    try:
-        result = run_query(con, query)
-    finally:
-        con.close()
+            limit: Annotated[int, typer.Option(help="Rows shown in table format (0 = all).")] = 100,
+            max_rows: Annotated[int, typer.Option(help="Fetch at most this many rows, say when there were more (0 = all).")] = DEFAULT_MAX_ROWS,
+            timeout: Annotated[float, typer.Option(help="Stop the statement after this many seconds.")] = DEFAULT_TIMEOUT) -> None:
+    """Run ONE read-only statement against the published warehouse (sandboxed: no file or network
+    access, a time limit, a row limit); output as a table, CSV or JSON."""
+    with reader(State.db) as con:
+        result = run_query(con, query, timeout=timeout, max_rows=max_rows or None)
     print_result(result, format, limit=limit)
+    if result.truncated:
+        err.print(f"[yellow]truncated:[/yellow] more than {max_rows} rows; only the first {max_rows} fetched "
+                  f"(--max-rows 0 = all, or aggregate in SQL)", highlight=False)
 
 
 @command()
@@ -226,11 +230,8 @@ def resolve(query: Annotated[str, typer.Argument(help="Ticker, CIK or company na
     """Turn a ticker, CIK or name into one CIK; when no candidate clearly wins, list them and do not guess."""
     from warehouse.registry_resolve import resolve as resolve_query
 
-    con = connect(State.db, read_only=True)
-    try:
+    with reader(State.db) as con:
         r = resolve_query(con, query)
-    finally:
-        con.close()
     rows = Result(["cik", "name", "tickers", "score", "reason"],
                   [(c.cik, c.name, ",".join(c.tickers), round(c.score, 3), c.reason) for c in r.candidates])
     if format is Format.json:
@@ -281,15 +282,12 @@ def compare(
     from warehouse.metrics import UnknownMetricError
     from warehouse.metrics import compare as compare_rows
 
-    con = connect(State.db, read_only=True)
-    try:
+    with reader(State.db) as con:
         companies = _companies(con, cik, ticker)
         try:
             rows = compare_rows(con, name, companies, fiscal_year, period)
         except UnknownMetricError as exc:
             fail(str(exc), EXIT_USAGE)
-    finally:
-        con.close()
     columns = ["cik", "name", "fiscal_year", "fiscal_period", "period_start", "period_end", "value", "unit",
                "matched_tag", "accession", "derivation", "null_reason"]
     if format is Format.json:
@@ -313,16 +311,13 @@ def growth(
     from warehouse.metrics import UnknownMetricError
     from warehouse.metrics import growth as growth_of
 
-    con = connect(State.db, read_only=True)
-    try:
+    with reader(State.db) as con:
         rows = []
         for company in _companies(con, cik, ticker):
             try:
                 rows.append({"cik": company, **growth_of(con, concept, company, from_year, to_year)})
             except UnknownMetricError as exc:
                 fail(str(exc), EXIT_USAGE)
-    finally:
-        con.close()
     columns = list(dict.fromkeys(k for r in rows for k in r if k != "warnings"))
     if format is Format.table:  # one field per line reads better than 20 narrow columns
         for r in rows:
@@ -340,15 +335,12 @@ def checks(name: Annotated[str | None, typer.Argument(help="One check's offendin
     """Data-quality checks: balance-sheet identity, gross profit identity, quarters summing to the year."""
     from warehouse.metrics import run_check
 
-    con = connect(State.db, read_only=True)
-    try:
+    with reader(State.db) as con:
         if name:
             rows = run_check(con, name)
             result = _rows_result(rows, list(rows[0]) if rows else ["offending_rows"])
         else:
             result = run_named(con, "status/check_results")
-    finally:
-        con.close()
     print_result(result, format, limit=limit)
 
 
@@ -358,11 +350,8 @@ def export(target: Annotated[Path, typer.Argument(help="Folder for <table>.parqu
     """Export the public tables and views to Parquet (zstd), one file each, replaced atomically."""
     from warehouse.export import export_parquet
 
-    con = connect(State.db, read_only=True, external_access=True)
-    try:
+    with reader(State.db, sandboxed=False) as con:
         counts = export_parquet(con, target, table)
-    finally:
-        con.close()
     print_result(Result(["file", "rows"], [(f"{target / n}.parquet", c) for n, c in counts.items()]), Format.table)
 
 
@@ -373,22 +362,16 @@ def rebuild(target: Annotated[Path, typer.Argument(help="New warehouse file to b
 
     if target.exists():
         fail(f"{target} exists; rebuild writes a new warehouse", EXIT_USAGE)
-    con = connect(State.db, read_only=True)
-    try:
+    with reader(State.db) as con:
         docs = loaded_documents(con, raw_dir_for(State.db))
-    finally:
-        con.close()
     items: list[Parsed | Rejected] = []
     for doc in docs:
         try:
             items.append(Parsed(doc, parse_document(doc)[1]))
         except RejectedDocument as exc:
             items.append(Rejected(doc, exc))
-    new = connect(target)
-    try:
+    with writer(target, command="rebuild", on_wait=_waiting) as new:
         report = load_batch(new, items, raw_dir=raw_dir_for(target), command="rebuild")
-    finally:
-        new.close()
     out.print(f"{target}: rebuilt from {len(docs)} raw payloads of {State.db}; {report.summary()}")
     if report.rejected:
         raise typer.Exit(EXIT_PARTIAL)
@@ -397,11 +380,8 @@ def rebuild(target: Annotated[Path, typer.Argument(help="New warehouse file to b
 @command()
 def status() -> None:
     """What the warehouse holds: totals, companies, coverage, recent runs, rejections."""
-    con = connect(State.db, read_only=True)
-    try:
+    with reader(State.db) as con:
         sections = status_sections(con)
-    finally:
-        con.close()
     out.print(f"[bold]{State.db}[/bold]")
     for title, result in sections:
         print_result(result, Format.table, title=title)

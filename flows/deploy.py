@@ -7,6 +7,7 @@ from pathlib import Path
 from prefect.deployments.runner import RunnerDeployment
 
 from flows.refresh import http_cache_for, refresh_flow
+from warehouse.publish import NIGHTLY_WAIT, lock_wait
 
 NIGHTLY_CRON = "30 6 * * *"  # 06:30 UTC: after EDGAR's overnight index and companyfacts updates
 
@@ -18,12 +19,13 @@ def nightly_deployment(db: str | Path, *, cron: str = NIGHTLY_CRON, tickers: lis
 
     Cheap when little changed: the HTTP cache revalidates with ETag/Last-Modified, identical
     payloads are skipped as unchanged, and only Forms 3/4/5 not loaded yet are fetched. Every
-    ``batch_size`` companies commit as they arrive (one load run), so memory stays bounded."""
+    ``batch_size`` companies commit as they arrive (one load run), so memory stays bounded.
+    A writer still running (a manual load) is waited for up to 10 minutes ($EDGAR_WAREHOUSE_LOCK_WAIT)."""
     return refresh_flow.to_deployment(
         name=name, cron=cron,
         parameters={"db": str(db), "tickers": tickers or [], "ciks": ciks or [], "all_companies": True,
                     "cache_dir": str(http_cache_for(db)), "insider_lookback_days": insider_lookback_days,
-                    "batch_size": batch_size},
+                    "batch_size": batch_size, "lock_wait": lock_wait(NIGHTLY_WAIT)},
         description="Nightly EDGAR refresh of every company in the warehouse.",
         tags=["edgar-warehouse", "nightly"],
     )

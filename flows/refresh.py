@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
@@ -107,30 +108,25 @@ def resolve_targets(client: SecClient, tickers: list[str], ciks: list[int]) -> t
 @task(name="load-batch", cache_policy=NO_CACHE)
 def load_task(db: str, items: list[Parsed | Rejected], flow_run_id: str | None,
               load_id: str | None = None) -> BatchReport:
+    """Load one batch into ``db``: the run's private build file (see warehouse.db.publishing)."""
     from warehouse.db import connect, raw_dir_for
     from warehouse.load import load_batch
 
-    con = connect(db)
-    try:
+    with connect(db) as con:
         return load_batch(con, items, raw_dir=raw_dir_for(db), command="refresh", flow_run_id=flow_run_id,
                           load_id=load_id)
-    finally:
-        con.close()
 
 
 @task(name="known-companies", cache_policy=NO_CACHE)
 def known_companies(db: str) -> list[int]:
     """CIKs the warehouse already holds facts or filings for."""
-    from warehouse.db import connect
+    from warehouse.db import reader
     from warehouse.queries import company_ciks
 
     if not Path(db).exists():
         return []
-    con = connect(db, read_only=True)
-    try:
+    with reader(db) as con:
         return company_ciks(con)
-    finally:
-        con.close()
 
 
 @dataclass(frozen=True)
@@ -183,11 +179,8 @@ def ownership_to_fetch(db: str, targets: list[OwnershipTarget], since: date | No
             wanted.setdefault(t.accession, t)
     if not wanted:
         return []
-    con = connect(db)
-    try:
+    with connect(db) as con:  # the run's build file (see refresh_flow)
         have = loaded_accessions(con, list(wanted))
-    finally:
-        con.close()
     return [t for acc, t in sorted(wanted.items()) if acc not in have]
 
 
@@ -221,7 +214,7 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
                  insider_since: date | None = None, insider_until: date | None = None,
                  insiders: bool = True, index_days: list[date] | None = None,
                  all_companies: bool = False, insider_lookback_days: int | None = None,
-                 record: str | None = None, batch_size: int = 0) -> dict:
+                 record: str | None = None, batch_size: int = 0, lock_wait: float | None = None) -> dict:
     """Refresh the given companies: companyfacts, submissions with every page, and the Forms 3/4/5
     that are not loaded yet, found in their submissions and in EDGAR's daily form index of each of
     ``index_days`` (filed within [insider_since, insider_until]).
@@ -231,14 +224,25 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
     run (bounded memory for a nightly over thousands of companies).
     ``all_companies`` adds every company the warehouse already holds (the nightly run);
     ``insider_lookback_days`` sets insider_since to that many days before today (UTC);
-    ``record`` writes every live response into that replay folder."""
+    ``record`` writes every live response into that replay folder.
+
+    The run holds the warehouse's writer lock from before its first request (a second writer waits
+    up to ``lock_wait`` seconds, default $EDGAR_WAREHOUSE_LOCK_WAIT or 30 s, saying who holds it),
+    loads into a private build copy and publishes it by atomic rename at the end: readers keep
+    answering from the last published state meanwhile."""
+    from warehouse.db import publishing
     log = get_run_logger()
     if all_companies:
         ciks = [*(ciks or []), *known_companies(db)]
     if insider_lookback_days is not None and insider_since is None:
         insider_since = utcnow().date() - timedelta(days=insider_lookback_days)
     client = make_client(replay, cache_dir, record=record)
-    try:
+    published = db
+    with publishing(published, command=f"refresh (flow run {flow_run.get_id() or '-'})", wait=lock_wait,
+                    on_wait=lambda h: log.warning("waiting for the writer lock of %s, held by %s", published,
+                                                  h.describe() if h else "another process")) as build, \
+            closing(client):
+        db = str(build)
         plan, first_items = resolve_targets(client, tickers or [], ciks or [])
         if plan.unknown_tickers:
             log.warning("unknown tickers (not in company_tickers.json): %s", ", ".join(plan.unknown_tickers))
@@ -266,8 +270,6 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
                 "not_fetched": [(f.what, f.reason) for f in failures],
                 "row_counts": dict(run.row_counts), "ciks": plan.ciks,
                 "unknown_tickers": plan.unknown_tickers}
-    finally:
-        client.close()
 
 
 def http_cache_for(db: str | Path) -> Path:

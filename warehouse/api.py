@@ -16,7 +16,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from warehouse.db import WarehouseError, connect, default_db_path
+from warehouse.db import WarehouseError, default_db_path, reader
 from warehouse.queries import QueryError
 from warehouse.sqlfiles import sql
 
@@ -77,8 +77,6 @@ class Warehouse:
 
 @contextmanager
 def open_warehouse(path: str | Path | None = None) -> Iterator[Warehouse]:
-    con = connect(path or default_db_path(), read_only=True)
-    try:
+    """The published warehouse, read-only and sandboxed; never waits for (or blocks) a refresh."""
+    with reader(path or default_db_path()) as con:
         yield Warehouse(con)
-    finally:
-        con.close()

@@ -1,21 +1,32 @@
-"""DuckDB connections: where the warehouse file and its raw-payload store live, opened safely."""
+"""How every command opens the warehouse: ``writer()`` (locked, private build, published by rename)
+and ``reader()`` (the published file, read-only, sandboxed); where the file and its raw store live."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
 
-from pipelines.errors import TerminalError
+from warehouse.errors import DamagedWarehouse, WarehouseError
+from warehouse.publish import (
+    INTERACTIVE_WAIT,
+    Holder,
+    discard_build,
+    lock_wait,
+    prepare_build,
+    publish_build,
+    published_path_for,
+    wal_of,
+    writer_lock,
+)
+
+__all__ = ["DEFAULT_DB", "WarehouseError", "connect", "default_db_path", "fetch_all", "fetch_value",
+           "publishing", "raw_dir_for", "reader", "transaction", "writer"]
 
 DEFAULT_DB = "edgar.duckdb"
-
-
-class WarehouseError(TerminalError):
-    """The warehouse file cannot be used as asked (missing, locked, changed migrations...)."""
 
 
 def default_db_path() -> Path:
@@ -24,32 +35,125 @@ def default_db_path() -> Path:
 
 
 def raw_dir_for(db_path: str | Path) -> Path:
-    """Content-addressed raw payloads live beside the database: edgar.duckdb -> edgar.raw/."""
-    p = Path(db_path)
+    """Content-addressed raw payloads live beside the database: edgar.duckdb -> edgar.raw/ (a
+    writer's build file edgar.duckdb.build shares the raw store of the file it will replace)."""
+    p = published_path_for(db_path)
     return p.with_name(p.stem + ".raw")
+
+
+def _damaged(p: Path, exc: duckdb.Error) -> DamagedWarehouse:
+    """One line naming the file, what is wrong and the documented recovery (README: Recovery)."""
+    p = published_path_for(p)  # a writer's build copy is damaged because the published file is
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if "WAL" in str(exc):
+        return DamagedWarehouse(
+            f"{p}: its write-ahead log {wal_of(p).name} cannot be replayed ({first[:160]}); recovery: "
+            f"move it aside (mv {wal_of(p)} {wal_of(p)}.damaged): the file then opens at its last "
+            f"checkpoint; re-run the loads made since")
+    return DamagedWarehouse(
+        f"{p}: damaged warehouse file ({type(exc).__name__}: {first[:160]}); recovery: restore the last "
+        f"good copy of {p.name}, or rebuild one from the raw payloads: "
+        f"edgar-warehouse --db NEW.duckdb load {raw_dir_for(p)}/*/*.gz")
 
 
 def connect(db_path: str | Path, *, read_only: bool = False, migrate: bool = True,
             external_access: bool = False) -> duckdb.DuckDBPyConnection:
-    """Open the warehouse. Writers get pending migrations applied; readers get a read-only handle
-    that is also sandboxed (no file or network access: COPY TO, read_csv, ATTACH are refused, and
-    the setting is locked) unless ``external_access`` is asked for, as `export` does."""
+    """Open one DuckDB file as it is (no lock, no publishing: use ``writer``/``reader``).
+
+    Writers get pending migrations applied; readers get a read-only handle that is also sandboxed
+    (no file or network access, no spill folder: COPY TO, read_csv, ATTACH are refused, and the
+    settings are locked) unless ``external_access`` is asked for, as `export` does."""
     p = Path(db_path)
     if read_only and not p.exists():
         raise WarehouseError(f"{p}: no warehouse here (run `edgar-warehouse --db {p} init` first)")
     try:
         con = duckdb.connect(str(p), read_only=read_only)
     except duckdb.IOException as exc:
-        raise WarehouseError(f"{p}: cannot open ({exc}); another process may hold the file") from exc
-    con.execute("SET TimeZone = 'UTC'")
-    if read_only and not external_access:
-        con.execute("SET enable_external_access = false")
-        con.execute("SET lock_configuration = true")
-    if not read_only and migrate:
-        from warehouse.migrate import apply_migrations
+        if "lock" in str(exc).lower():
+            raise WarehouseError(f"{p}: another process holds the file open for writing "
+                                 f"(a DuckDB shell or an older edgar-warehouse?)") from exc
+        raise _damaged(p, exc) from exc
+    except duckdb.Error as exc:  # WAL replay failures, bad headers, truncated blocks...
+        raise _damaged(p, exc) from exc
+    try:
+        if con.execute("SELECT current_setting('lock_configuration')").fetchone()[0]:
+            # DuckDB shares one instance per file within a process: another reader here sandboxed it
+            if not read_only or external_access:
+                raise WarehouseError(f"{p}: this process already holds a sandboxed reader of it open; "
+                                     f"close it first")
+            return con
+        con.execute("SET TimeZone = 'UTC'")
+        if read_only and not external_access:
+            sandbox(con)
+        if not read_only and migrate:
+            from warehouse.migrate import apply_migrations
 
-        apply_migrations(con)
+            apply_migrations(con)
+    except BaseException:
+        con.close()
+        raise
     return con
+
+
+def sandbox(con: duckdb.DuckDBPyConnection) -> None:
+    """No file or network access from SQL at all: no spill folder (DuckDB lets SQL read and write
+    its temp directory even with external access off), external access off, settings locked."""
+    con.execute("SET temp_directory = ''")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
+
+
+@contextmanager
+def reader(db_path: str | Path, *, sandboxed: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The published warehouse, read-only (sandboxed unless ``sandboxed=False``, as `export` needs),
+    closed on leaving the block. Never waits for a writer: writers work on a private copy."""
+    con = connect(published_path_for(db_path), read_only=True, external_access=not sandboxed)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+@contextmanager
+def publishing(db_path: str | Path, *, command: str, wait: float | None = None,
+               on_wait: Callable[[Holder | None], None] | None = None) -> Iterator[Path]:
+    """Hold the writer lock of ``db_path`` and yield the path of a private build copy of it; when the
+    block ends, publish the copy by atomic rename (readers see the whole run at once, or nothing).
+
+    Open and close the build path as often as needed inside the block (``connect(build)``); every
+    connection must be closed by the end. What the block committed is published even when it
+    ends with an error (the failing transaction has rolled back; ``load_runs`` says how the run
+    ended); a killed process publishes nothing and its build is discarded by the next writer.
+    ``wait`` defaults to ``$EDGAR_WAREHOUSE_LOCK_WAIT``, else 30 s."""
+    db = published_path_for(db_path)
+    wait = lock_wait(INTERACTIVE_WAIT) if wait is None else wait
+    with writer_lock(db, command=command, wait=wait, on_wait=on_wait):
+        build = prepare_build(db)
+        try:
+            yield build
+        except BaseException:
+            if build.exists() and not wal_of(build).exists():
+                publish_build(db)
+            else:
+                discard_build(db)
+            raise
+        if not build.exists():  # the block created nothing (e.g. a new file it decided not to make)
+            return
+        publish_build(db)
+
+
+@contextmanager
+def writer(db_path: str | Path, *, command: str, wait: float | None = None, migrate: bool = True,
+           on_wait: Callable[[Holder | None], None] | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-write connection to a private build copy of ``db_path`` (migrated), under the writer
+    lock; leaving the block checkpoints, closes and publishes it (see ``publishing``)."""
+    with publishing(db_path, command=command, wait=wait, on_wait=on_wait) as build:
+        con = connect(build, migrate=migrate)
+        try:
+            yield con
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
 
 
 @contextmanager

@@ -1,0 +1,17 @@
+"""Typed errors of the storage layer (every one prints as one line naming the warehouse file)."""
+
+from __future__ import annotations
+
+from pipelines.errors import TerminalError
+
+
+class WarehouseError(TerminalError):
+    """The warehouse file cannot be used as asked (missing, locked, changed migrations...)."""
+
+
+class WriterBusy(WarehouseError):
+    """Another process held the writer lock for longer than this writer was willing to wait."""
+
+
+class DamagedWarehouse(WarehouseError):
+    """The warehouse file (or its WAL) cannot be read; the message names the documented recovery."""

@@ -1,0 +1,209 @@
+"""Publishing: one writer at a time builds a private copy of the warehouse and renames it into place.
+
+A DuckDB file admits one writer process and no other process at all meanwhile (not even a
+read-only one). So writers never open the published file: a writer takes the writer lock
+(``<db>.lock``, fcntl.flock, holding who/what/since as text), copies the published file to
+``<db>.build`` (reflink when the filesystem can), loads into the copy, and at the end of the run
+CHECKPOINTs, closes, fsyncs and ``os.replace``s it over the published path (then fsyncs the
+directory). Readers open the published path read-only: one that opened before the rename keeps
+reading the old inode, a new one sees the new file — never half a run, never a lock error caused by
+a writer. A killed writer leaves the published file untouched; its stale build is discarded by the
+next writer.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import shutil
+import socket
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from warehouse.errors import WarehouseError, WriterBusy
+
+BUILD_SUFFIX = ".build"
+LOCK_SUFFIX = ".lock"
+WAIT_ENV = "EDGAR_WAREHOUSE_LOCK_WAIT"
+INTERACTIVE_WAIT = 30.0   # seconds a command typed by a person waits for the writer lock
+NIGHTLY_WAIT = 600.0      # ... and the scheduled nightly refresh
+
+
+def build_path_for(db_path: str | Path) -> Path:
+    """edgar.duckdb -> edgar.duckdb.build (the writer's private copy)."""
+    p = Path(db_path)
+    return p.with_name(p.name + BUILD_SUFFIX)
+
+
+def published_path_for(path: str | Path) -> Path:
+    """The published path a build file belongs to (a published path maps to itself)."""
+    p = Path(path)
+    return p.with_name(p.name[:-len(BUILD_SUFFIX)]) if p.name.endswith(BUILD_SUFFIX) else p
+
+
+def lock_path_for(db_path: str | Path) -> Path:
+    p = Path(db_path)
+    return p.with_name(p.name + LOCK_SUFFIX)
+
+
+def lock_wait(default: float) -> float:
+    """Seconds to wait for the writer lock: ``$EDGAR_WAREHOUSE_LOCK_WAIT`` when set, else ``default``."""
+    value = os.environ.get(WAIT_ENV)
+    if not value:
+        return default
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        raise WarehouseError(f"{WAIT_ENV}={value!r}: not a number of seconds") from None
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds (or last held) the writer lock, as written in the lock file."""
+
+    pid: int | None
+    host: str
+    command: str
+    since: str
+
+    def describe(self) -> str:
+        return f"pid {self.pid} on {self.host}, `{self.command}`, since {self.since}"
+
+
+def read_holder(lock_path: Path) -> Holder | None:
+    try:
+        info = json.loads(lock_path.read_text() or "null")
+    except (OSError, ValueError):
+        return None
+    if not isinstance(info, dict):
+        return None
+    return Holder(info.get("pid"), str(info.get("host", "?")), str(info.get("command", "?")),
+                  str(info.get("since", "?")))
+
+
+@contextmanager
+def writer_lock(db_path: str | Path, *, command: str, wait: float = INTERACTIVE_WAIT,
+                poll: float = 0.2, on_wait=None) -> Iterator[Path]:
+    """Hold the exclusive writer lock of ``db_path`` for the block.
+
+    Waits at most ``wait`` seconds (calling ``on_wait(holder)`` once, so the caller can say who it
+    waits for), then raises WriterBusy naming the holder. The kernel releases a flock when its
+    process dies, so a lock left by a killed writer is simply taken over."""
+    path = lock_path_for(db_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + wait
+        told = False
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                    raise WarehouseError(f"{path}: cannot lock ({exc.strerror})") from exc
+            holder = read_holder(path)
+            if not told and on_wait is not None:
+                on_wait(holder)
+                told = True
+            if time.monotonic() >= deadline:
+                who = holder.describe() if holder else "another process"
+                raise WriterBusy(f"{published_path_for(db_path)}: another writer holds it ({who}); "
+                                 f"gave up after {wait:g} s (set {WAIT_ENV} to wait longer)")
+            time.sleep(poll)
+        me = {"pid": os.getpid(), "host": socket.gethostname(), "command": command,
+              "since": datetime.now(UTC).isoformat(timespec="seconds")}
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, (json.dumps(me) + "\n").encode(), 0)
+        try:
+            yield path
+        finally:
+            os.ftruncate(fd, 0)  # released: nobody holds it (a reader of the file sees nothing)
+    finally:
+        os.close(fd)  # closing the descriptor releases the flock
+
+
+def _copy_file(src: Path, dst: Path) -> None:
+    """Copy src to dst, sharing extents (reflink) where the filesystem can, else copy_file_range."""
+    with open(src, "rb") as fin, open(dst, "wb") as fout:
+        try:
+            import fcntl as _f  # FICLONE: instant copy-on-write clone on btrfs/xfs
+            _f.ioctl(fout.fileno(), 0x40049409, fin.fileno())
+            return
+        except OSError:
+            pass
+        size = os.fstat(fin.fileno()).st_size
+        copied = 0
+        try:
+            while copied < size:
+                n = os.copy_file_range(fin.fileno(), fout.fileno(), size - copied)
+                if n == 0:
+                    break
+                copied += n
+        except OSError:
+            fin.seek(0)
+            fout.seek(0)
+            fout.truncate()
+            shutil.copyfileobj(fin, fout, 16 << 20)
+
+
+def _fsync_path(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _remove(*paths: Path) -> None:
+    for p in paths:
+        if p.is_dir():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
+
+
+def wal_of(path: Path) -> Path:
+    return path.with_name(path.name + ".wal")
+
+
+def discard_build(db_path: str | Path) -> None:
+    """Remove a build file (and its WAL and spill folder) left by a writer that did not publish."""
+    build = build_path_for(db_path)
+    _remove(build, wal_of(build), build.with_name(build.name + ".tmp"))
+
+
+def prepare_build(db_path: str | Path) -> Path:
+    """Discard any stale build, then copy the published file (and a WAL left by an older version
+    of this program) to the build path. Call only while holding the writer lock."""
+    db = Path(db_path)
+    build = build_path_for(db)
+    discard_build(db)
+    if db.exists():
+        _copy_file(db, build)
+        if wal_of(db).exists():
+            _copy_file(wal_of(db), wal_of(build))
+    return build
+
+
+def publish_build(db_path: str | Path) -> None:
+    """Make the (closed, checkpointed) build file the published warehouse, atomically.
+
+    fsync the build, rename it over the published path, fsync the directory. A WAL beside the
+    published file (from an older version of this program) was copied into the build, so it is
+    removed first: a reader in between sees the last checkpoint, never the old WAL on the new file."""
+    db = Path(db_path)
+    build = build_path_for(db)
+    if wal_of(build).exists():
+        raise WarehouseError(f"{build}: still has a WAL after closing; not published")
+    _fsync_path(build)
+    wal_of(db).unlink(missing_ok=True)
+    os.replace(build, db)
+    _fsync_path(db.parent)
+    _remove(build.with_name(build.name + ".tmp"))
