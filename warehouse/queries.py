@@ -1,33 +1,94 @@
-"""Read-side helpers used by the CLI and notebooks: run SQL, return column names and rows or Polars."""
+"""Read-side SQL for the CLI, notebooks and agents: ONE statement per call, under a time limit and a
+row limit, answered as a ``Result`` (column names and rows as tuples; ``warehouse.api`` gives Polars)."""
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import duckdb
 
-from warehouse.db import WarehouseError
+from warehouse.errors import WarehouseError
 from warehouse.sqlfiles import sql
+
+DEFAULT_TIMEOUT = float(os.environ.get("EDGAR_WAREHOUSE_SQL_TIMEOUT") or 30.0)   # seconds per statement
+DEFAULT_MAX_ROWS = int(os.environ.get("EDGAR_WAREHOUSE_SQL_MAX_ROWS") or 100_000)  # rows fetched per statement
 
 
 class QueryError(WarehouseError):
     """A query the user or a tool sent failed (syntax, unknown column, read-only violation...)."""
 
 
+class QueryTimeout(QueryError):
+    """A statement ran past its time limit and was interrupted."""
+
+
 @dataclass(frozen=True)
 class Result:
+    """Column names and rows of one statement; ``truncated`` when more rows than asked existed."""
+
     columns: list[str]
     rows: list[tuple]
+    truncated: bool = False
 
 
-def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | None = None) -> Result:
-    """Execute ``query`` and fetch everything (no result left open); SQL errors become QueryError."""
+@contextmanager
+def time_limit(con: duckdb.DuckDBPyConnection, seconds: float | None) -> Iterator[threading.Event]:
+    """Interrupt whatever ``con`` runs once ``seconds`` have passed (DuckDB has no statement timeout
+    setting; ``interrupt()`` from a timer thread is its documented way to cancel). The event says
+    whether the timer fired."""
+    fired = threading.Event()
+    if not seconds or seconds <= 0:
+        yield fired
+        return
+
+    def stop() -> None:
+        fired.set()
+        con.interrupt()
+
+    timer = threading.Timer(seconds, stop)
+    timer.daemon = True
+    timer.start()
     try:
-        cur = con.execute(query, params or [])
+        yield fired
+    finally:
+        timer.cancel()
+
+
+def one_statement(con: duckdb.DuckDBPyConnection, query: str) -> duckdb.Statement:
+    """DuckDB's own parser splits ``query``; anything but exactly one statement is refused (a tool
+    that sends "select 1; select 2" must not silently get only the last answer)."""
+    try:
+        statements = con.extract_statements(query)
     except duckdb.Error as exc:
         raise QueryError(f"{type(exc).__name__}: {exc}") from exc
-    columns = [d[0] for d in cur.description] if cur.description else []
-    return Result(columns, cur.fetchall())
+    if len(statements) != 1:
+        raise QueryError(f"one SQL statement per call, got {len(statements)}: send them one at a time")
+    return statements[0]
+
+
+def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | None = None, *,
+              timeout: float | None = DEFAULT_TIMEOUT, max_rows: int | None = None) -> Result:
+    """Execute ONE statement and fetch its rows (none left open): stopped after ``timeout`` seconds,
+    at most ``max_rows`` rows fetched (``truncated`` says there were more). Every failure is a
+    QueryError (QueryTimeout for the time limit)."""
+    one_statement(con, query)
+    with time_limit(con, timeout) as fired:
+        try:
+            cur = con.execute(query, params or [])
+            columns = [d[0] for d in cur.description] if cur.description else []
+            if max_rows is None:
+                return Result(columns, cur.fetchall())
+            rows = cur.fetchmany(max_rows + 1)
+        except duckdb.Error as exc:
+            if fired.is_set() or isinstance(exc, duckdb.InterruptException):
+                raise QueryTimeout(f"stopped after the {timeout:g} s statement time limit "
+                                   f"(narrow the query, or give it more time)") from exc
+            raise QueryError(f"{type(exc).__name__}: {exc}") from exc
+    return Result(columns, rows[:max_rows], truncated=len(rows) > max_rows)
 
 
 def run_named(con: duckdb.DuckDBPyConnection, name: str, params: list | dict | None = None) -> Result:
