@@ -38,6 +38,7 @@ EXIT_PARTIAL = 3        # committed, but some documents were rejected or not fet
 EXIT_CONFIG = 4         # not configured (e.g. SEC_USER_AGENT missing)
 EXIT_AMBIGUOUS = 5      # resolve: several candidates, none clearly wins (it will not guess)
 EXIT_NOT_FOUND = 6      # resolve: nothing matches
+EXIT_CLAIMS_FAILED = 7  # verify: a claim failed or the summary has a number no claim backs
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Provenance-rich SEC EDGAR fact warehouse (DuckDB).")
@@ -385,6 +386,36 @@ def status() -> None:
     out.print(f"[bold]{State.db}[/bold]")
     for title, result in sections:
         print_result(result, Format.table, title=title)
+
+
+@command()
+def mcp() -> None:
+    """Serve the read-only agent tools over MCP on stdin/stdout (for an agent host to launch)."""
+    from warehouse.agent.server import serve_stdio
+
+    serve_stdio(State.db)
+
+
+@command()
+def verify(brief: Annotated[Path, typer.Argument(help='Brief JSON: {"ticker", "summary", "claims": [...]}.')]) -> None:
+    """Check an agent's brief against the warehouse; print a JSON report (one entry per claim, orphan
+    numbers of the summary). Exit 7 when any claim fails or the summary has a number no claim backs."""
+    from warehouse.agent.verify import verify_brief
+
+    try:
+        text = brief.read_bytes()
+    except OSError as exc:
+        fail(f"{brief}: cannot read ({exc.strerror})", EXIT_USAGE)
+    con = connect(State.db, read_only=True)
+    try:
+        report = verify_brief(con, text)
+    finally:
+        con.close()
+    sys.stdout.write(report.model_dump_json(indent=1) + "\n")
+    if report.error is not None and report.cik is None and not report.claims:
+        fail(f"{brief}: {report.error.message}", EXIT_USAGE)
+    if not report.passed:
+        raise typer.Exit(EXIT_CLAIMS_FAILED)
 
 
 def _plain(v):

@@ -1,0 +1,69 @@
+"""Safe arithmetic for derived claims: + - * / and parentheses over decimal numbers and claim ids.
+
+The formula is parsed with :mod:`ast` and walked over a whitelist; nothing is ever evaluated by
+Python (no ``eval``, no names but claim ids, no calls, no attributes, no ``**``). Numbers are exact
+:class:`~decimal.Decimal` taken from the formula's own text.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from decimal import Context, Decimal, DivisionByZero, InvalidOperation, localcontext
+
+MAX_FORMULA_CHARS = 500
+MAX_DEPTH = 40
+
+_OPS: dict[type[ast.operator], Callable[[Decimal, Decimal], Decimal]] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+}
+
+
+class FormulaError(ValueError):
+    """The formula is not plain arithmetic over numbers and claim ids, or cannot be computed."""
+
+
+def _parse(formula: str) -> ast.expr:
+    if len(formula) > MAX_FORMULA_CHARS:
+        raise FormulaError(f"formula longer than {MAX_FORMULA_CHARS} characters")
+    try:
+        return ast.parse(formula.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise FormulaError(f"not an arithmetic formula: {exc.__class__.__name__}") from None
+
+
+def references(formula: str) -> list[str]:
+    """Claim ids the formula uses, in order of first use (FormulaError when it is not allowed)."""
+    names: list[str] = []
+    _walk(_parse(formula), formula, lambda name: names.append(name) or Decimal(1), 0, evaluate=False)
+    return list(dict.fromkeys(names))
+
+
+def evaluate(formula: str, value_of: Callable[[str], Decimal]) -> Decimal:
+    """The formula's exact value; ``value_of(claim_id)`` supplies each referenced claim's value."""
+    with localcontext(Context(prec=50)):
+        try:
+            return _walk(_parse(formula), formula, value_of, 0, evaluate=True)
+        except (DivisionByZero, InvalidOperation, ZeroDivisionError):
+            raise FormulaError("division by zero") from None
+
+
+def _walk(node: ast.AST, source: str, value_of: Callable[[str], Decimal], depth: int, *, evaluate: bool) -> Decimal:
+    if depth > MAX_DEPTH:
+        raise FormulaError(f"formula nested deeper than {MAX_DEPTH}")
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        left = _walk(node.left, source, value_of, depth + 1, evaluate=evaluate)
+        right = _walk(node.right, source, value_of, depth + 1, evaluate=evaluate)
+        return _OPS[type(node.op)](left, right) if evaluate else Decimal(0)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        operand = _walk(node.operand, source, value_of, depth + 1, evaluate=evaluate)
+        return -operand if isinstance(node.op, ast.USub) else operand
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        text = ast.get_source_segment(source.strip(), node) or repr(node.value)
+        return Decimal(text.replace("_", ""))
+    if isinstance(node, ast.Name):
+        return value_of(node.id)
+    raise FormulaError(f"{type(node).__name__} is not allowed: only numbers, claim ids, + - * / and parentheses")

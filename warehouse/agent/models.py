@@ -1,0 +1,247 @@
+"""Pydantic output models of the agent tools: receipts for every number, and errors as data."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, PlainSerializer
+
+#: An exact decimal, written in JSON as its plain digits (391035000000, 0.2021994), never a float.
+Exact = Annotated[Decimal, PlainSerializer(lambda d: format(d.normalize(), "f"), return_type=str, when_used="json")]
+
+
+class ToolError(BaseModel):
+    """What went wrong, and what the caller can do next (never an exception across the tool boundary)."""
+
+    kind: Literal["ambiguous_company", "unknown_company", "unknown_concept", "unknown_metric", "no_data",
+                  "unknown_table", "bad_argument", "query_failed"]
+    message: str
+    suggestion: str
+    candidates: list[CompanyCandidate] = Field(default_factory=list, description="Companies the name could mean.")
+    closest: list[str] = Field(default_factory=list, description="Closest concept, metric or table names.")
+    fiscal_years_available: list[int] = Field(default_factory=list)
+
+
+class CompanyCandidate(BaseModel):
+    cik: int
+    name: str
+    tickers: list[str]
+    score: float
+    reason: str
+
+
+class Company(BaseModel):
+    cik: int
+    name: str | None
+    tickers: list[str] = Field(default_factory=list)
+
+
+class ResolveResult(BaseModel):
+    query: str
+    status: Literal["resolved", "ambiguous", "not_found"]
+    company: Company | None = None
+    matched_by: str | None = None
+    message: str
+    error: ToolError | None = None
+
+
+class Receipt(BaseModel):
+    """Where one number comes from: enough to find it again in SEC's own filing."""
+
+    cik: int
+    company_name: str | None
+    concept: str = Field(description="taxonomy:Concept of the fact (for a standard concept: the matched tag).")
+    standard_concept: str | None = None
+    matched_tag: str | None = None
+    tags_tried: list[str] | None = None
+    unit: str
+    period_start: date | None
+    period_end: date
+    duration_class: str | None = None
+    fiscal_year: int | None
+    fiscal_period: str | None
+    accession: str
+    form: str | None
+    filed: date | None
+    acceptance_time: datetime | None = Field(description="When EDGAR accepted the filing (UTC), if filings knows it.")
+    known_from: datetime | None = Field(default=None, description="When this version became public (UTC).")
+    sec_url: str = Field(description="The filing's folder on www.sec.gov Archives.")
+    restated: bool = False
+    versions: int | None = None
+    prior_value: Exact | None = None
+    prior_accession: str | None = None
+    first_value: Exact | None = Field(default=None, description="Value as first reported (differs when restated).")
+    first_accession: str | None = None
+    computed: bool = Field(description="True when the warehouse computed the number (not a tagged value).")
+    derivation: str | None = Field(default=None, description="reported, or derived_q2/q3/q4 (YTD subtraction).")
+
+
+class FactValue(BaseModel):
+    value: Exact | None
+    receipt: Receipt
+
+
+class FactsResult(BaseModel):
+    company: Company | None = None
+    concept: str
+    as_of: datetime | None = None
+    facts: list[FactValue] = Field(default_factory=list)
+    truncated: bool = False
+    error: ToolError | None = None
+
+
+class FactVersion(BaseModel):
+    version: int
+    value: Exact | None
+    change_from_previous: Exact | None
+    receipt: Receipt
+
+
+class FactHistoryResult(BaseModel):
+    company: Company | None = None
+    concept: str
+    fiscal_year: int
+    fiscal_period: str
+    versions: list[FactVersion] = Field(default_factory=list)
+    error: ToolError | None = None
+
+
+class LineageEdge(BaseModel):
+    role: str
+    step: str
+    standard_concept: str | None
+    value: Exact | None
+    input_metric_id: str | None
+    revision: int | None
+    receipt: Receipt
+
+
+class DerivedMetric(BaseModel):
+    metric_id: str
+    metric: str
+    value: Exact | None
+    unit: str | None
+    formula: str | None
+    rule_version: str | None
+    version: int | None
+    null_reason: str | None
+    flags: list[str] = Field(default_factory=list)
+    fiscal_year: int
+    fiscal_period: str
+    period_start: date | None
+    period_end: date | None
+    known_from: datetime | None
+    computed: bool = True
+    lineage: list[LineageEdge] = Field(default_factory=list)
+
+
+class DerivedMetricResult(BaseModel):
+    company: Company | None = None
+    metric: str
+    as_of: datetime | None = None
+    metrics: list[DerivedMetric] = Field(default_factory=list)
+    error: ToolError | None = None
+
+
+class CompareRow(BaseModel):
+    cik: int
+    company_name: str | None
+    value: Exact | None
+    unit: str | None
+    fiscal_year: int
+    fiscal_period: str
+    period_start: date | None
+    period_end: date | None
+    matched_tag: str | None
+    accession: str | None
+    sec_url: str | None
+    derivation: str | None
+    computed: bool
+    null_reason: str | None
+    warnings: list[str]
+
+
+class CompareResult(BaseModel):
+    concept_or_metric: str
+    fiscal_year: int
+    rows: list[CompareRow] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    error: ToolError | None = None
+
+
+class Filing(BaseModel):
+    accession: str
+    form: str
+    filing_date: date | None
+    acceptance_time: datetime | None
+    report_date: date | None
+    primary_document: str | None
+    amends_accession: str | None
+    superseded_by: str | None
+    sec_url: str
+
+
+class FilingsResult(BaseModel):
+    company: Company | None = None
+    filings: list[Filing] = Field(default_factory=list)
+    truncated: bool = False
+    error: ToolError | None = None
+
+
+class InsiderTransaction(BaseModel):
+    accession: str
+    document_type: str | None
+    table_kind: str
+    line_number: int
+    transaction_date: date | None
+    transaction_code: str | None
+    security_title: str | None
+    shares: Exact | None
+    price_per_share: Exact | None
+    acquired_disposed: str | None
+    shares_owned_following: Exact | None
+    direct_indirect: str | None
+    owner_names: list[str]
+    filed: date | None
+    acceptance_time: datetime | None
+    from_amendment: bool | None
+    sec_url: str
+
+
+class InsiderResult(BaseModel):
+    company: Company | None = None
+    transactions: list[InsiderTransaction] = Field(default_factory=list)
+    truncated: bool = False
+    error: ToolError | None = None
+
+
+class ColumnInfo(BaseModel):
+    name: str
+    data_type: str
+    comment: str | None
+
+
+class TableInfo(BaseModel):
+    name: str
+    kind: Literal["table", "view", "table_macro"]
+    comment: str | None
+    columns: list[ColumnInfo] = Field(default_factory=list)
+
+
+class SchemaResult(BaseModel):
+    tables: list[TableInfo] = Field(default_factory=list)
+    error: ToolError | None = None
+
+
+class QueryResult(BaseModel):
+    columns: list[str] = Field(default_factory=list)
+    rows: list[list[Any]] = Field(default_factory=list)
+    row_count: int = 0
+    truncated: bool = False
+    max_rows: int
+    error: ToolError | None = None
+
+
+ToolError.model_rebuild()

@@ -1,0 +1,94 @@
+"""Numbers written in prose, normalised so that $331.8B, 331.8 billion, $5,000 million and
+25,785,000,000 compare as amounts with the precision they were written to.
+
+What counts as a number (the orphan-number rule of the claim verifier):
+
+* an amount or percentage: digits with optional thousands commas and decimals, an optional
+  currency in front ($, US$, USD) and an optional scale (thousand/million/billion/trillion, K, M,
+  B, T, bn, mn, tn) and/or percent sign (%, percent, per cent, pct) after;
+* NOT a number: digits inside a word or identifier (FY2024, Q3, H1, c1, 3rd, 10-K, 8-K, 20-F);
+  a bare year 1900-2100 (no currency, scale, decimals or commas); a date (2024-09-28, 9/28/2024,
+  Sept 28, 28 September); an accession number (0000320193-24-000123); a form number (Form 4,
+  Forms 3/4/5); a CIK (CIK 320193); a claim id written on its own.
+
+A number is *backed* by a claim value when rounding the claim value (half up, sign ignored) to
+the precision the number was written with gives the number: $391.0B (precision 0.1 billion) is
+backed by 391,035,000,000; 17.8% by a derived claim of 17.83 (percent).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+_SCALES = {"thousand": 3, "k": 3, "million": 6, "m": 6, "mn": 6, "billion": 9, "b": 9, "bn": 9,
+           "trillion": 12, "t": 12, "tn": 12}
+
+_MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+          r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
+_NOT_NUMBERS = re.compile(
+    r"\b\d{10}-\d{2}-\d{6}\b"                      # accession
+    r"|\b\d{4}-\d{2}-\d{2}\b"                      # ISO date
+    r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"                # US date
+    rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b"  # Sept 28
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}"    # 28 September
+    r"|\bForms?\s+\d+(?:\s*/\s*\d+)*"              # Form 4, Forms 3/4/5
+    r"|\bCIK\s*#?\s*\d+"                           # CIK 320193
+    r"|\b\d+-[A-Za-z]+\b",                         # 10-K, 8-K, 20-F
+    re.IGNORECASE)
+
+_NUMBER = re.compile(
+    r"(?P<cur>US\$|\$|USD\s)?"
+    r"(?<![\w.,])(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?"
+    r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|tn|[KkMBT])s?(?![\w]))?"
+    r"(?:\s?(?P<pct>%|percent\b|per\s+cent\b|pct\b))?"
+    r"(?![\w])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A number found in text: its value, the precision it was written to, and whether it is a percentage."""
+
+    text: str
+    value: Decimal
+    quantum: Decimal
+    percent: bool
+    start: int
+
+
+def mentions(text: str, claim_ids: Iterable[str] = ()) -> list[Mention]:
+    """Every number in ``text`` under the rule above, in order."""
+    masked = _NOT_NUMBERS.sub(lambda m: " " * len(m.group()), text or "")
+    for cid in sorted(set(claim_ids), key=len, reverse=True):
+        if cid:
+            masked = re.sub(rf"(?<![\w]){re.escape(cid)}(?![\w])", lambda m: " " * len(m.group()), masked)
+    found = []
+    for m in _NUMBER.finditer(masked):
+        digits, frac = m.group("int").replace(",", ""), m.group("frac") or ""
+        scale_word, pct, cur = m.group("scale"), m.group("pct"), m.group("cur")
+        if scale_word == "m" and not cur:
+            scale_word = None  # a lone lower-case m without a currency is not read as millions
+        if not (cur or scale_word or pct or frac or "," in m.group("int")) and len(digits) == 4 \
+                and 1900 <= int(digits) <= 2100:
+            continue  # a year
+        exponent = _SCALES[scale_word.lower()] if scale_word else 0
+        decimals = len(frac) - 1 if frac else 0
+        value = Decimal(digits + frac).scaleb(exponent)
+        quantum = Decimal(1).scaleb(exponent - decimals)
+        found.append(Mention(text=text[m.start():m.end()].strip(), value=value, quantum=quantum,
+                             percent=bool(pct), start=m.start()))
+    return found
+
+
+def rounds_to(value: Decimal, quantum: Decimal) -> Decimal:
+    """``value`` rounded half up to a multiple of ``quantum`` (sign kept)."""
+    return (value / quantum).quantize(Decimal(1), rounding=ROUND_HALF_UP) * quantum
+
+
+def backed_by(mention: Mention, value: Decimal | None) -> bool:
+    """True when ``value`` written to the mention's precision is the mention (sign ignored)."""
+    if value is None:
+        return False
+    return rounds_to(abs(value), mention.quantum) == mention.value

@@ -1,0 +1,82 @@
+"""Agent tools over the catalogue and raw SQL: describe_schema (DuckDB's own comments) and a read-only,
+one-statement, row- and time-limited query."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import duckdb
+
+from warehouse.agent.models import ColumnInfo, QueryResult, SchemaResult, TableInfo, ToolError
+from warehouse.agent.receipts import closest, rows
+
+#: Rows ``query`` returns at most, and seconds a statement may run before it is interrupted.
+QUERY_MAX_ROWS = 1000
+QUERY_SECONDS = 10.0
+
+_OBJECTS = """
+SELECT table_name AS name, 'table' AS kind, comment FROM duckdb_tables() WHERE NOT internal AND schema_name = 'main'
+UNION ALL
+SELECT view_name, 'view', comment FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'
+UNION ALL
+SELECT DISTINCT function_name, 'table_macro', comment FROM duckdb_functions()
+WHERE function_type = 'table_macro' AND NOT internal AND schema_name = 'main'
+ORDER BY name
+"""
+
+
+def describe_schema(con: duckdb.DuckDBPyConnection, table: str | None = None) -> SchemaResult:
+    """Every public table, view and table macro with its comment; with ``table``, its columns too."""
+    try:
+        objects = rows(con, _OBJECTS)
+        if table is None:
+            return SchemaResult(tables=[TableInfo(**o) for o in objects])
+        match = [o for o in objects if o["name"] == table] or [o for o in objects if o["name"].lower() == table.lower()]
+        if not match:
+            return SchemaResult(error=ToolError(
+                kind="unknown_table", message=f"no table, view or table macro named {table!r}",
+                closest=closest(table, [o["name"] for o in objects]),
+                suggestion="Call describe_schema() without a table to list them all."))
+        obj = match[0]
+        cols = rows(con, "SELECT column_name AS name, data_type, comment FROM duckdb_columns() "
+                         "WHERE table_name = ? AND schema_name = 'main' ORDER BY column_index", [obj["name"]])
+        if obj["kind"] == "table_macro":
+            params = con.execute("SELECT parameters FROM duckdb_functions() WHERE function_name = ? LIMIT 1",
+                                 [obj["name"]]).fetchone()
+            obj = {**obj, "comment": (obj["comment"] or "") + f" Parameters: {', '.join(params[0] if params else [])}."}
+        return SchemaResult(tables=[TableInfo(**obj, columns=[ColumnInfo(**c) for c in cols])])
+    except duckdb.Error as exc:
+        return SchemaResult(error=ToolError(kind="query_failed", message=str(exc), suggestion="Try again without a table."))
+
+
+def query(con: duckdb.DuckDBPyConnection, sql_text: str, max_rows: int = QUERY_MAX_ROWS,
+          timeout_seconds: float = QUERY_SECONDS) -> QueryResult:
+    """Run ONE read-only statement; at most ``max_rows`` rows (``truncated`` says so), interrupted after
+    ``timeout_seconds``. The connection is read-only and sandboxed (no files, no network)."""
+    def failed(kind: str, message: str, suggestion: str) -> QueryResult:
+        return QueryResult(max_rows=max_rows, error=ToolError(kind=kind, message=message, suggestion=suggestion))  # type: ignore[arg-type]
+
+    try:
+        statements = con.extract_statements(sql_text)
+    except duckdb.Error as exc:
+        return failed("query_failed", f"{type(exc).__name__}: {exc}", "Fix the SQL syntax; describe_schema lists columns.")
+    if len(statements) != 1:
+        return failed("bad_argument", f"{len(statements)} statements given; exactly one is allowed",
+                      "Send one SELECT at a time.")
+    timer = threading.Timer(timeout_seconds, con.interrupt)
+    timer.start()
+    try:
+        cur = con.execute(sql_text)
+        columns = [d[0] for d in cur.description] if cur.description else []
+        fetched: list[tuple[Any, ...]] = cur.fetchmany(max_rows + 1) if columns else []
+    except duckdb.InterruptException:
+        return failed("query_failed", f"interrupted after {timeout_seconds:g} s",
+                      "Narrow the query (filter by cik, concept, fiscal_year) or aggregate.")
+    except duckdb.Error as exc:
+        return failed("query_failed", f"{type(exc).__name__}: {exc}",
+                      "The connection is read-only and sandboxed; describe_schema lists tables and columns.")
+    finally:
+        timer.cancel()
+    return QueryResult(columns=columns, rows=[list(r) for r in fetched[:max_rows]], row_count=min(len(fetched), max_rows),
+                       truncated=len(fetched) > max_rows, max_rows=max_rows)

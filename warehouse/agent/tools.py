@@ -1,0 +1,296 @@
+"""The agent tools as plain typed functions over a read-only, sandboxed connection.
+
+Each takes the connection first and returns a pydantic model; every number carries its
+:class:`~warehouse.agent.models.Receipt`. Nothing raises across the boundary: a wrong name, an
+ambiguous company or a missing year comes back in ``error`` with a suggestion the caller can act on.
+The MCP server (:mod:`warehouse.agent.server`) exposes exactly these functions.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+import duckdb
+
+from warehouse.agent.models import (
+    Company,
+    CompareResult,
+    CompareRow,
+    DerivedMetric,
+    DerivedMetricResult,
+    FactHistoryResult,
+    FactsResult,
+    FactValue,
+    FactVersion,
+    Filing,
+    FilingsResult,
+    InsiderResult,
+    InsiderTransaction,
+    LineageEdge,
+    ResolveResult,
+    ToolError,
+)
+from warehouse.agent.receipts import (
+    ToolFailure,
+    as_of_time,
+    closest,
+    company,
+    concept_kind,
+    fiscal_period,
+    metric_names,
+    receipt,
+    resolution_error,
+    rows,
+    sec_url,
+    standard_concept_names,
+    years_available,
+)
+from warehouse.registry_resolve import resolve
+from warehouse.sqlfiles import sql
+
+#: Most rows a list-returning tool gives back (``truncated`` says when there were more).
+MAX_ROWS = 200
+
+
+def _failed(exc: Exception) -> ToolError:
+    if isinstance(exc, ToolFailure):
+        return exc.error
+    return ToolError(kind="query_failed", message=f"{type(exc).__name__}: {exc}",
+                     suggestion="The warehouse could not answer this; check the arguments or try describe_schema.")
+
+
+def resolve_company(con: duckdb.DuckDBPyConnection, query: str) -> ResolveResult:
+    """Ticker, CIK or name -> one company, or the candidates and no guess."""
+    r = resolve(con, query)
+    if r.resolved:
+        found = con.execute("SELECT name, tickers FROM companies WHERE cik = ?", [r.cik]).fetchall()
+        name, tickers = found[0] if found else (r.name, [])
+        return ResolveResult(query=query, status="resolved", matched_by=r.matched_by, message=r.message,
+                             company=Company(cik=r.cik, name=name or r.name, tickers=list(tickers or [])))
+    return ResolveResult(query=query, status=r.status, matched_by=r.matched_by, message=r.message,  # type: ignore[arg-type]
+                         error=resolution_error(r))
+
+
+def get_facts(con: duckdb.DuckDBPyConnection, company_query: str, concept: str, fiscal_year: int | None = None,
+              fiscal_period: str | None = None, as_of: str | datetime | None = None) -> FactsResult:
+    """Values of a standard concept (``revenue``) or a tag (``us-gaap:Revenues``), latest or as of a time."""
+    try:
+        co = company(con, company_query)
+        kind, name = concept_kind(con, concept, co.cik)
+        fp, ts = _fp(fiscal_period), as_of_time(as_of)
+        params: dict[str, Any] = {"cik": co.cik, "fy": fiscal_year, "fp": fp, "as_of": ts}
+        if kind == "standard":
+            source = "standard_facts" if ts is None else "standard_facts_as_of(CAST($as_of AS TIMESTAMP))"
+            found = rows(con, sql("agent/standard_facts").replace("{source}", source),
+                         {**params, "concept": name, "limit": MAX_ROWS + 1})
+            facts = [FactValue(value=r["value"], receipt=receipt(
+                r, standard_concept=name, matched_tag=f"{r['taxonomy']}:{r['matched_tag']}",
+                tags_tried=list(r["tags_tried"] or []))) for r in found]
+        else:
+            found = [r for r in rows(con, sql("agent/fact_versions"), {**params, "tags": [name]}) if r["is_latest"]]
+            facts = [FactValue(value=r["value"], receipt=receipt(r)) for r in found]
+        if not facts:
+            raise ToolFailure(_no_data(con, co.cik, kind, name, fiscal_year, fp, ts))
+        return FactsResult(company=co, concept=name, as_of=ts, facts=facts[:MAX_ROWS],
+                           truncated=len(facts) > MAX_ROWS)
+    except (ToolFailure, duckdb.Error) as exc:
+        return FactsResult(concept=concept, error=_failed(exc))
+
+
+def _fp(value: str | None) -> str | None:
+    return fiscal_period(value)
+
+
+def _no_data(con: duckdb.DuckDBPyConnection, cik: int, kind: str, name: str, fy: int | None, fp: str | None,
+             ts: datetime | None) -> ToolError:
+    if kind == "standard":
+        years = years_available(con, "SELECT DISTINCT fiscal_year FROM standard_facts WHERE cik = ? AND "
+                                     "standard_concept = ? ORDER BY 1", [cik, name])
+    else:
+        taxonomy, _, concept = name.partition(":")
+        years = years_available(con, "SELECT DISTINCT fiscal_year FROM facts WHERE cik = ? AND taxonomy = ? "
+                                     "AND concept = ? ORDER BY 1", [cik, taxonomy, concept])
+    when = f" as of {ts.isoformat()}" if ts else ""
+    return ToolError(kind="no_data", fiscal_years_available=years,
+                     message=f"no {name} for fiscal year {fy if fy is not None else 'any'} "
+                             f"{fp or 'any period'}{when}",
+                     suggestion="Pick one of fiscal_years_available" + (" or a later as_of" if ts else "") + ".")
+
+
+def get_fact_history(con: duckdb.DuckDBPyConnection, company_query: str, concept: str, fiscal_year: int,
+                     fiscal_period: str) -> FactHistoryResult:
+    """Every published version of the fact(s) for one fiscal period, in publication order."""
+    try:
+        co = company(con, company_query)
+        kind, name = concept_kind(con, concept, co.cik)
+        fp = _fp(fiscal_period)
+        keys: set[tuple] | None = None
+        tags = [name]
+        if kind == "standard":
+            current = rows(con, sql("agent/standard_facts").replace("{source}", "standard_facts"),
+                           {"cik": co.cik, "concept": name, "fy": fiscal_year, "fp": fp, "as_of": None,
+                            "limit": MAX_ROWS})
+            reported = [r for r in current if r["derivation"] == "reported"]
+            if current and not reported:
+                raise ToolFailure(ToolError(
+                    kind="no_data", message=f"{name} FY{fiscal_year} {fp} is computed by the warehouse "
+                    f"({current[0]['derivation']}: year-to-date subtraction), no filing reported it",
+                    suggestion="Ask get_facts for its receipt, or get_fact_history for the year-to-date periods."))
+            tags = sorted({f"{r['taxonomy']}:{r['matched_tag']}" for r in reported})
+            keys = {(f"{r['taxonomy']}:{r['matched_tag']}", r["unit"], r["period_start"], r["period_end"])
+                    for r in reported}
+        found = rows(con, sql("agent/fact_versions"),
+                     {"cik": co.cik, "tags": tags, "fy": fiscal_year, "fp": fp, "as_of": None})
+        if keys is not None:
+            found = [r for r in found if (f"{r['taxonomy']}:{r['concept']}", r["unit"], r["period_start"],
+                                          r["period_end"]) in keys]
+        if not found:
+            raise ToolFailure(_no_data(con, co.cik, kind, name, fiscal_year, fp, None))
+        versions = []
+        for r in sorted(found, key=lambda r: (r["unit"], str(r["period_start"]), r["period_end"], r["version_number"])):
+            prior = r["prior_value"]
+            versions.append(FactVersion(
+                version=r["version_number"], value=r["value"],
+                change_from_previous=None if prior is None or r["value"] is None else r["value"] - prior,
+                receipt=receipt(r, standard_concept=name if kind == "standard" else None,
+                                matched_tag=f"{r['taxonomy']}:{r['concept']}" if kind == "standard" else None)))
+        return FactHistoryResult(company=co, concept=name, fiscal_year=fiscal_year, fiscal_period=fp or "",
+                                 versions=versions)
+    except (ToolFailure, duckdb.Error) as exc:
+        return FactHistoryResult(concept=concept, fiscal_year=fiscal_year, fiscal_period=str(fiscal_period),
+                                 error=_failed(exc))
+
+
+def get_derived_metric(con: duckdb.DuckDBPyConnection, company_query: str, metric: str, fiscal_year: int,
+                       fiscal_period: str = "FY", as_of: str | datetime | None = None) -> DerivedMetricResult:
+    """A derived metric's value, formula, rule version and lineage to the exact fact versions."""
+    try:
+        co = company(con, company_query)
+        known = metric_names(con)
+        if metric not in known:
+            standard = standard_concept_names(con)
+            hint = (f" {metric!r} is a standard concept: ask get_facts for it." if metric in standard else "")
+            raise ToolFailure(ToolError(kind="unknown_metric", message=f"no derived metric named {metric!r}.{hint}",
+                                        closest=closest(metric, known + standard),
+                                        suggestion=f"Derived metrics: {', '.join(known)}."))
+        fp, ts = _fp(fiscal_period), as_of_time(as_of)
+        source = "derived_metrics_current" if ts is None else "derived_metrics_as_of(CAST($as_of AS TIMESTAMP))"
+        params: dict[str, Any] = {"cik": co.cik, "metric": metric, "fy": fiscal_year, "fp": fp}
+        if ts is not None:
+            params["as_of"] = ts
+        found = rows(con, sql("agent/derived_metric").replace("{source}", source), params)
+        if not found:
+            years = years_available(con, "SELECT DISTINCT fiscal_year FROM derived_metrics WHERE cik = ? AND "
+                                         "metric = ? AND fiscal_period = ? ORDER BY 1", [co.cik, metric, fp])
+            raise ToolFailure(ToolError(kind="no_data", fiscal_years_available=years,
+                                        message=f"no {metric} for FY{fiscal_year} {fp}"
+                                                + (f" as of {ts.isoformat()}" if ts else ""),
+                                        suggestion="Pick one of fiscal_years_available."))
+        edges = rows(con, sql("agent/lineage"), {"metric_ids": [r["metric_id"] for r in found]})
+        metrics = []
+        for r in found:
+            lineage = [LineageEdge(role=e["role"], step=e["step"], standard_concept=e["standard_concept"],
+                                   value=e["value"], input_metric_id=e["input_metric_id"], revision=e["revision"],
+                                   receipt=receipt(e, derivation="reported", computed=False))
+                       for e in edges if e["metric_id"] == r["metric_id"]]
+            metrics.append(DerivedMetric(
+                metric_id=r["metric_id"], metric=r["metric"], value=r["value"], unit=r["unit"], formula=r["formula"],
+                rule_version=r["rule_version"], version=r["version"], null_reason=r["null_reason"],
+                flags=list(r["flags"] or []), fiscal_year=r["fiscal_year"], fiscal_period=r["fiscal_period"],
+                period_start=r["period_start"], period_end=r["period_end"], known_from=r["known_from"],
+                lineage=lineage))
+        return DerivedMetricResult(company=co, metric=metric, as_of=ts, metrics=metrics)
+    except (ToolFailure, duckdb.Error) as exc:
+        return DerivedMetricResult(metric=metric, error=_failed(exc))
+
+
+def compare_companies(con: duckdb.DuckDBPyConnection, concept_or_metric: str, companies: list[str],
+                      fiscal_year: int) -> CompareResult:
+    """One row per company for a standard concept or derived metric in a fiscal year, with warnings."""
+    from warehouse.metrics import UnknownMetricError, compare
+
+    try:
+        cos = [company(con, c) for c in companies]
+        if not cos:
+            raise ToolFailure(ToolError(kind="bad_argument", message="no companies given",
+                                        suggestion="Name at least one company (ticker, CIK or name)."))
+        try:
+            found = compare(con, concept_or_metric, [c.cik for c in cos], fiscal_year)
+        except UnknownMetricError as exc:
+            raise ToolFailure(ToolError(
+                kind="unknown_metric", message=str(exc),
+                closest=closest(concept_or_metric, metric_names(con) + standard_concept_names(con)),
+                suggestion="Use a derived metric (free_cash_flow, net_margin, ...) or a standard concept "
+                           "(revenue, ...).")) from None
+        names = {c.cik: c.name for c in cos}
+        out = []
+        for r in found:
+            accession = r.get("accession")
+            single = accession if accession and "," not in accession else None
+            derivation = r.get("derivation")
+            out.append(CompareRow(
+                cik=r["cik"], company_name=r.get("name") or names.get(r["cik"]), value=r.get("value"),
+                unit=r.get("unit"), fiscal_year=r.get("fiscal_year") or fiscal_year,
+                fiscal_period=r.get("fiscal_period") or "FY", period_start=r.get("period_start"),
+                period_end=r.get("period_end"), matched_tag=r.get("matched_tag"), accession=accession,
+                sec_url=sec_url(r["cik"], single) if single else None, derivation=derivation,
+                computed=bool(r.get("metric_id")) or (derivation not in (None, "reported")),
+                null_reason=r.get("null_reason"), warnings=list(r.get("warnings") or [])))
+        warnings = sorted({w for row in out for w in row.warnings})
+        return CompareResult(concept_or_metric=concept_or_metric, fiscal_year=fiscal_year, rows=out,
+                             warnings=warnings)
+    except (ToolFailure, duckdb.Error) as exc:
+        return CompareResult(concept_or_metric=concept_or_metric, fiscal_year=fiscal_year, error=_failed(exc))
+
+
+def _since(value: str | date | None) -> date | None:
+    if value is None or isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(value.strip()[:10])
+    except ValueError:
+        raise ToolFailure(ToolError(kind="bad_argument", message=f"since {value!r} is not an ISO date",
+                                    suggestion="Use YYYY-MM-DD, e.g. 2024-01-01.")) from None
+
+
+def list_filings(con: duckdb.DuckDBPyConnection, company_query: str, form: str | None = None,
+                 since: str | date | None = None) -> FilingsResult:
+    """The company's filings, newest first (form matches exactly or by base form: 10-K finds 10-K/A)."""
+    try:
+        co = company(con, company_query)
+        found = rows(con, sql("agent/filings"), {"cik": co.cik, "form": form, "since": _since(since),
+                                                 "limit": MAX_ROWS + 1})
+        if not found:
+            forms = [r[0] for r in con.execute("SELECT DISTINCT form FROM filings WHERE cik = ? ORDER BY 1",
+                                               [co.cik]).fetchall()]
+            raise ToolFailure(ToolError(
+                kind="no_data", closest=closest(form, forms) if form else [],
+                message=f"no filings of {co.name}" + (f" of form {form}" if form else "")
+                        + (f" since {since}" if since else "") + (" (its submissions are not loaded)" if not forms else ""),
+                suggestion="Try another form (closest listed) or an earlier since." if forms
+                           else "Load the company's submissions (edgar-warehouse refresh)."))
+        filings = [Filing(**r, sec_url=sec_url(co.cik, r["accession"])) for r in found[:MAX_ROWS]]
+        return FilingsResult(company=co, filings=filings, truncated=len(found) > MAX_ROWS)
+    except (ToolFailure, duckdb.Error) as exc:
+        return FilingsResult(error=_failed(exc))
+
+
+def get_insider_transactions(con: duckdb.DuckDBPyConnection, company_query: str, since: str | date | None = None,
+                             codes: list[str] | None = None) -> InsiderResult:
+    """Form 3/4/5 transaction lines of the company as issuer (amendment-aware), newest first."""
+    try:
+        co = company(con, company_query)
+        code_list = [c.strip().upper() for c in codes] if codes else None
+        found = rows(con, sql("agent/insider_transactions"), {"cik": co.cik, "since": _since(since),
+                                                              "codes": code_list, "limit": MAX_ROWS + 1})
+        if not found:
+            raise ToolFailure(ToolError(kind="no_data", message=f"no insider transactions of {co.name} as issuer"
+                                        + (f" since {since}" if since else "") + (f" with codes {code_list}" if code_list else ""),
+                                        suggestion="Widen since/codes (P purchase, S sale, A grant, M exercise, "
+                                                   "F tax withholding, G gift), or load its Forms 3/4/5."))
+        out = [InsiderTransaction(**{**r, "owner_names": list(r["owner_names"] or [])},
+                                  sec_url=sec_url(co.cik, r["accession"])) for r in found[:MAX_ROWS]]
+        return InsiderResult(company=co, transactions=out, truncated=len(found) > MAX_ROWS)
+    except (ToolFailure, duckdb.Error) as exc:
+        return InsiderResult(error=_failed(exc))
