@@ -280,7 +280,7 @@ class _Checker:
             rounded = (cand / quantum).quantize(Decimal(1), rounding=ROUND_HALF_UP) * quantum
             if rounded == c.value:
                 return True, f"{c.formula} = {fmt(cand.quantize(Decimal('1e-6')))}, which rounds to {c.value}"
-        shown = candidates[-1]
+        shown = min(candidates, key=lambda cand: abs(cand - c.value))  # the reading nearest the claim
         rounded = (shown / quantum).quantize(Decimal(1), rounding=ROUND_HALF_UP) * quantum
         return False, (f"{c.formula} = {fmt(shown.quantize(Decimal('1e-6')))}, which rounds to {rounded} "
                        f"at the claim's precision, not {c.value}")

@@ -1,10 +1,14 @@
 -- Claim verifier: the tags a reported claim of a standard concept may be read from for one company
--- and fiscal period: the general-scope tags of its chain, plus whatever tag the chain matched for
--- that period (never a narrower goods-only/bank/... tag it did not match). Reads standard_concepts,
--- standard_facts. Params: $cik, $concept, $fy, $fp. Grain: one 'taxonomy:Concept'.
+-- and fiscal period: the general-scope tags of its chain, plus the first tag of the chain the
+-- company reported for that period (so a company whose chain lands on a narrower tag is still
+-- read, but a narrower goods-only/bank/... tag is never read beside a general one). Reads
+-- standard_concepts and facts directly (standard_facts would compute every period).
+-- Params: $cik, $concept, $fy, $fp. Grain: one 'taxonomy:Concept'.
 SELECT taxonomy || ':' || concept AS tag FROM standard_concepts
 WHERE standard_concept = $concept AND scope = 'general'
 UNION
-SELECT taxonomy || ':' || matched_tag FROM standard_facts
-WHERE cik = $cik AND standard_concept = $concept AND fiscal_year = $fy AND fiscal_period = $fp
-  AND derivation = 'reported'
+SELECT arg_min(sc.taxonomy || ':' || sc.concept, sc.chain_rank) AS tag
+FROM standard_concepts sc
+JOIN facts f ON f.taxonomy = sc.taxonomy AND f.concept = sc.concept
+WHERE sc.standard_concept = $concept AND f.cik = $cik AND f.fiscal_year = $fy AND f.fiscal_period = $fp
+HAVING count(*) > 0

@@ -1,0 +1,95 @@
+"""A scripted MCP client session over real stdio (the SDK's client, `edgar-warehouse mcp` as the server)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from test_agent_verify import TRUE_BRIEF, _planted
+
+ROOT = Path(__file__).parents[2]
+TOOLS = {"resolve_company", "get_facts", "get_fact_history", "get_derived_metric", "compare_companies",
+         "list_filings", "get_insider_transactions", "verify_claims", "describe_schema", "query"}
+
+
+async def _session(db: Path) -> dict:
+    """Run the whole scripted conversation; return what each step answered (structured content)."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "flows.cli", "--db", str(db), "mcp"],
+                                   cwd=str(ROOT))
+    out: dict = {}
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        listed = await session.list_tools()
+        out["tools"] = {t.name: t for t in listed.tools}
+
+        async def call(name: str, **arguments) -> dict:
+            result = await session.call_tool(name, arguments)
+            assert not result.is_error, result.content
+            assert result.structured_content is not None
+            return result.structured_content
+
+        out["resolve"] = await call("resolve_company", query="AAPL")
+        out["fact"] = await call("get_facts", company="320193", concept="revenue", fiscal_year=2024,
+                                 fiscal_period="FY")
+        out["restated"] = await call("get_facts", company="AAPL", concept="us-gaap:SalesRevenueNet",
+                                     fiscal_year=2009, fiscal_period="FY", as_of="2010-02-01T00:00:00")
+        out["metric"] = await call("get_derived_metric", company="AAPL", metric="free_cash_flow", fiscal_year=2025)
+        out["verify_true"] = await call("verify_claims", brief=TRUE_BRIEF)
+        out["verify_planted"] = await call("verify_claims", brief=_planted(rev24={"value": 391053000000}))
+        out["ambiguous"] = await call("get_facts", company="Apple", concept="revenue", fiscal_year=2024)
+        out["query"] = await call("query", sql="SELECT count(*) AS n FROM filings WHERE cik = 320193")
+    return out
+
+
+@pytest.mark.timeout(300)
+def test_scripted_mcp_session_over_stdio(agent_db):
+    out = asyncio.run(_session(agent_db))
+
+    assert set(out["tools"]) == TOOLS
+    assert all(t.annotations.read_only_hint for t in out["tools"].values())
+    assert "receipt" in json.dumps(out["tools"]["get_facts"].output_schema)
+
+    assert out["resolve"]["status"] == "resolved" and out["resolve"]["company"]["cik"] == 320193
+
+    fact = out["fact"]["facts"][0]
+    receipt = fact["receipt"]
+    assert fact["value"] == "391035000000"  # exact digits, never a float
+    assert receipt["cik"] == 320193 and receipt["company_name"] == "Apple Inc."
+    assert receipt["matched_tag"] == "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
+    assert receipt["tags_tried"] and receipt["unit"] == "USD"
+    assert (receipt["period_start"], receipt["period_end"]) == ("2023-10-01", "2024-09-28")
+    assert (receipt["fiscal_year"], receipt["fiscal_period"]) == (2024, "FY")
+    assert (receipt["accession"], receipt["form"], receipt["filed"]) == ("0000320193-25-000079", "10-K", "2025-10-31")
+    assert receipt["acceptance_time"] == "2025-10-31T10:01:26"
+    assert receipt["sec_url"] == "https://www.sec.gov/Archives/edgar/data/320193/000032019325000079/"
+    assert receipt["computed"] is False and receipt["restated"] is False
+
+    restated = out["restated"]["facts"][0]
+    assert restated["value"] == "42905000000" and restated["receipt"]["form"] == "10-K/A"
+    assert restated["receipt"]["restated"] is True
+    assert restated["receipt"]["prior_value"] == "36537000000"
+    assert restated["receipt"]["prior_accession"] == "0001193125-09-214859"
+
+    metric = out["metric"]["metrics"][0]
+    assert metric["value"] == "98767000000" and metric["computed"] is True
+    assert metric["formula"] == "operating_cash_flow - capital_expenditure"
+    assert metric["rule_version"] == "free_cash_flow.v1"
+    assert {e["role"] for e in metric["lineage"]} == {"operating_cash_flow", "capital_expenditure"}
+    assert {e["receipt"]["accession"] for e in metric["lineage"]} == {"0000320193-25-000079"}
+
+    assert out["verify_true"]["passed"] is True
+    assert all(c["status"] == "PASS" for c in out["verify_true"]["claims"])
+    planted = {c["id"]: c for c in out["verify_planted"]["claims"]}
+    assert out["verify_planted"]["passed"] is False
+    assert planted["rev24"]["status"] == "FAIL" and "does not match" in planted["rev24"]["reason"]
+
+    amb = out["ambiguous"]
+    assert amb["facts"] == [] and amb["error"]["kind"] == "ambiguous_company"
+    assert 320193 in {c["cik"] for c in amb["error"]["candidates"]} and amb["error"]["suggestion"]
+
+    assert out["query"]["columns"] == ["n"] and out["query"]["rows"][0][0] > 0

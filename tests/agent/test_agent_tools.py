@@ -1,0 +1,146 @@
+"""The agent tools as plain functions on real vendored data: receipts, errors as data, read-only limits."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+
+from warehouse.agent import schema_tools, tools
+
+APPLE, NVIDIA = 320193, 1045810
+
+
+def test_resolve_company_resolves_a_ticker_and_refuses_to_guess_an_ambiguous_name(con):
+    ok = tools.resolve_company(con, "aapl")
+    assert ok.status == "resolved" and ok.company.cik == APPLE and ok.company.name == "Apple Inc."
+    amb = tools.resolve_company(con, "Apple")
+    assert amb.status == "ambiguous" and amb.company is None
+    assert amb.error.kind == "ambiguous_company"
+    assert {c.cik for c in amb.error.candidates} >= {APPLE, 1418121}  # Apple Inc., Apple Hospitality REIT
+
+
+def test_get_facts_standard_concept_carries_a_full_receipt(con):
+    res = tools.get_facts(con, "AAPL", "revenue", 2024, "FY")
+    assert res.error is None and len(res.facts) == 1
+    fact = res.facts[0]
+    r = fact.receipt
+    assert fact.value == Decimal("391035000000")
+    assert (r.cik, r.company_name, r.standard_concept, r.unit) == (APPLE, "Apple Inc.", "revenue", "USD")
+    assert r.matched_tag == r.concept == "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax"
+    assert r.tags_tried and r.tags_tried[-1] == r.matched_tag
+    assert (str(r.period_start), str(r.period_end), r.fiscal_year, r.fiscal_period) == (
+        "2023-10-01", "2024-09-28", 2024, "FY")
+    # the latest filing that reported it: the FY2025 10-K (a comparative), accepted 2025-10-31 10:01:26 UTC
+    assert (r.accession, r.form, str(r.filed)) == ("0000320193-25-000079", "10-K", "2025-10-31")
+    assert r.acceptance_time == datetime(2025, 10, 31, 10, 1, 26)
+    assert r.sec_url == "https://www.sec.gov/Archives/edgar/data/320193/000032019325000079/"
+    assert r.prior_accession == "0000320193-24-000123" and r.prior_value == fact.value and not r.restated
+    assert r.computed is False and r.derivation == "reported"
+
+
+def test_restated_fact_carries_its_prior_and_first_value_and_as_of_sees_the_past(con):
+    now = tools.get_facts(con, "AAPL", "us-gaap:SalesRevenueNet", 2009, "FY")
+    assert now.error is None and len(now.facts) == 1
+    r = now.facts[0].receipt
+    assert now.facts[0].value == Decimal("42905000000") and r.restated and r.versions == 4
+    assert r.first_value == Decimal("36537000000") and r.first_accession == "0001193125-09-214859"
+    after_amendment = tools.get_facts(con, "AAPL", "us-gaap:SalesRevenueNet", 2009, "FY", as_of="2010-02-01")
+    r = after_amendment.facts[0].receipt
+    assert (r.accession, r.form, r.prior_value, r.prior_accession) == (
+        "0001193125-10-012091", "10-K/A", Decimal("36537000000"), "0001193125-09-214859")
+    before = tools.get_facts(con, "AAPL", "us-gaap:SalesRevenueNet", 2009, "FY", as_of="2010-01-01")
+    assert before.facts[0].value == Decimal("36537000000") and not before.facts[0].receipt.restated
+
+
+def test_fact_history_lists_every_version_in_publication_order(con):
+    res = tools.get_fact_history(con, "AAPL", "revenue", 2009, "FY")
+    assert res.error is None
+    assert [(v.version, v.value, v.receipt.form) for v in res.versions][:2] == [
+        (1, Decimal("36537000000"), "10-K"), (2, Decimal("42905000000"), "10-K/A")]
+    assert res.versions[1].change_from_previous == Decimal("6368000000")
+    assert all(v.receipt.matched_tag == "us-gaap:SalesRevenueNet" for v in res.versions)
+
+
+def test_computed_quarter_is_flagged_computed(con):
+    q4 = tools.get_facts(con, "AAPL", "revenue", 2024, "Q4").facts
+    quarter = [f for f in q4 if f.receipt.duration_class == "quarter"]
+    assert quarter and quarter[0].receipt.computed and quarter[0].receipt.derivation == "derived_q4"
+    history = tools.get_fact_history(con, "AAPL", "revenue", 2024, "Q4")
+    assert history.error.kind == "no_data" and "computed by the warehouse" in history.error.message
+
+
+def test_derived_metric_with_formula_rule_version_and_lineage_to_fact_versions(con):
+    res = tools.get_derived_metric(con, "AAPL", "free_cash_flow", 2025)
+    assert res.error is None and len(res.metrics) == 1
+    m = res.metrics[0]
+    assert m.value == Decimal("98767000000") and m.computed
+    assert m.formula == "operating_cash_flow - capital_expenditure" and m.rule_version == "free_cash_flow.v1"
+    roles = {e.role: e for e in m.lineage}
+    assert set(roles) == {"operating_cash_flow", "capital_expenditure"}
+    for e in m.lineage:
+        assert e.receipt.accession == "0000320193-25-000079" and e.receipt.form == "10-K"
+        assert e.receipt.acceptance_time is not None and e.receipt.computed is False
+    assert m.value == roles["operating_cash_flow"].value - roles["capital_expenditure"].value
+
+
+def test_errors_come_back_as_data_with_suggestions(con):
+    typo = tools.get_facts(con, "AAPL", "Revenue")
+    assert typo.error.kind == "unknown_concept" and typo.error.closest[0] == "revenue"
+    assert "us-gaap:Revenues" in typo.error.closest
+    old = tools.get_facts(con, "AAPL", "revenue", 1990)
+    assert old.error.kind == "no_data" and 2024 in old.error.fiscal_years_available
+    assert 1990 not in old.error.fiscal_years_available
+    metric = tools.get_derived_metric(con, "AAPL", "revenue", 2024)
+    assert metric.error.kind == "unknown_metric" and "standard concept" in metric.error.message
+    ebitda = tools.compare_companies(con, "ebitda", ["AAPL"], 2024)
+    assert ebitda.error.kind == "unknown_metric"
+    ambiguous = tools.get_facts(con, "Apple", "revenue", 2024)
+    assert ambiguous.error.kind == "ambiguous_company" and ambiguous.facts == []
+    bad_period = tools.get_facts(con, "AAPL", "revenue", 2024, "H1")
+    assert bad_period.error.kind == "bad_argument"
+
+
+def test_compare_companies_rows_and_warnings(con):
+    res = tools.compare_companies(con, "revenue", ["AAPL", "NVDA"], 2024)
+    assert res.error is None and [r.cik for r in res.rows] == [APPLE, NVIDIA]
+    assert res.rows[0].value == Decimal("391035000000") and res.rows[1].value == Decimal("60922000000")
+    assert any("period ends differ" in w for w in res.warnings)
+    assert res.rows[0].sec_url.startswith("https://www.sec.gov/Archives/edgar/data/320193/")
+
+
+def test_filings_and_insider_transactions(con):
+    tenk = tools.list_filings(con, "AAPL", form="10-K", since="2024-01-01")
+    assert [f.accession for f in tenk.filings] == ["0000320193-25-000079", "0000320193-24-000123"]
+    assert tenk.filings[0].acceptance_time == datetime(2025, 10, 31, 10, 1, 26)
+    sales = tools.get_insider_transactions(con, "AAPL", codes=["s"])
+    assert len(sales.transactions) == 7 and sum(t.shares for t in sales.transactions) == Decimal("25000")
+    assert sales.transactions[0].owner_names == ["Adams Katherine L."]
+    none = tools.get_insider_transactions(con, "AAPL", since="2030-01-01")
+    assert none.error.kind == "no_data"
+
+
+def test_describe_schema_reads_duckdbs_own_comments(con):
+    everything = schema_tools.describe_schema(con)
+    names = {t.name: t for t in everything.tables}
+    assert names["facts"].kind == "table" and names["facts_as_of"].kind == "table_macro"
+    facts = schema_tools.describe_schema(con, "facts_current").tables[0]
+    assert facts.kind == "view" and {c.name for c in facts.columns} >= {"value", "restated", "prior_value"}
+    assert all(c.comment for c in facts.columns)
+    wrong = schema_tools.describe_schema(con, "fact")
+    assert wrong.error.kind == "unknown_table" and "facts" in wrong.error.closest
+
+
+def test_query_is_one_statement_read_only_sandboxed_row_and_time_limited(con, tmp_path):
+    ok = schema_tools.query(con, "SELECT cik, count(*) AS n FROM facts GROUP BY cik ORDER BY cik")
+    assert ok.error is None and ok.rows == [[APPLE, 24579], [NVIDIA, 26903]]
+    capped = schema_tools.query(con, "SELECT * FROM range(5000)", max_rows=10)
+    assert capped.truncated and capped.row_count == 10 and len(capped.rows) == 10
+    two = schema_tools.query(con, "SELECT 1; SELECT 2")
+    assert two.error.kind == "bad_argument"
+    write = schema_tools.query(con, "DELETE FROM facts")
+    assert write.error.kind == "query_failed" and "read-only" in write.error.message.lower()
+    leak = tmp_path / "leak.csv"
+    copy = schema_tools.query(con, f"COPY facts TO '{leak}'")
+    assert copy.error.kind == "query_failed" and not leak.exists()
+    slow = schema_tools.query(con, "SELECT sum(hash(i)) FROM range(100000000000) t(i)", timeout_seconds=0.5)
+    assert slow.error.kind == "query_failed" and "interrupted" in slow.error.message
