@@ -406,11 +406,8 @@ def verify(brief: Annotated[Path, typer.Argument(help='Brief JSON: {"ticker", "s
         text = brief.read_bytes()
     except OSError as exc:
         fail(f"{brief}: cannot read ({exc.strerror})", EXIT_USAGE)
-    con = connect(State.db, read_only=True)
-    try:
+    with reader(State.db) as con:
         report = verify_brief(con, text)
-    finally:
-        con.close()
     sys.stdout.write(report.model_dump_json(indent=1) + "\n")
     if report.error is not None and report.cik is None and not report.claims:
         fail(f"{brief}: {report.error.message}", EXIT_USAGE)

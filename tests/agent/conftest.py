@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from agent_warehouse import AGENT_FILES, build_agent_warehouse
 
-from warehouse.db import connect
+from warehouse.db import reader
 
 
 @pytest.fixture(scope="session")
@@ -22,6 +22,5 @@ def agent_db(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def con(agent_db):
     """A read-only, sandboxed connection to the agent warehouse, as the tools get."""
-    c = connect(agent_db, read_only=True)
-    yield c
-    c.close()
+    with reader(agent_db) as c:
+        yield c

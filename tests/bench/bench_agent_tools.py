@@ -28,7 +28,7 @@ from test_agent_verify import TRUE_BRIEF  # noqa: E402
 
 from warehouse.agent import schema_tools, tools  # noqa: E402
 from warehouse.agent.verify import verify_brief  # noqa: E402
-from warehouse.db import connect  # noqa: E402
+from warehouse.db import reader  # noqa: E402
 
 CALLS = {
     "open (read-only, sandboxed)": lambda con: None,
@@ -64,11 +64,8 @@ def main() -> None:
         times = []
         for _ in range(args.runs):
             started = time.perf_counter()
-            con = connect(db, read_only=True)
-            try:
+            with reader(db) as con:
                 fn(con)
-            finally:
-                con.close()
             times.append((time.perf_counter() - started) * 1000)
         times.sort()
         p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]

@@ -3,13 +3,11 @@ one-statement, row- and time-limited query."""
 
 from __future__ import annotations
 
-import threading
-from typing import Any
-
 import duckdb
 
 from warehouse.agent.models import ColumnInfo, QueryResult, SchemaResult, TableInfo, ToolError
 from warehouse.agent.receipts import closest, rows
+from warehouse.queries import QueryError, QueryTimeout, one_statement, run_query
 
 #: Rows ``query`` returns at most, and seconds a statement may run before it is interrupted.
 QUERY_MAX_ROWS = 1000
@@ -52,31 +50,22 @@ def describe_schema(con: duckdb.DuckDBPyConnection, table: str | None = None) ->
 
 def query(con: duckdb.DuckDBPyConnection, sql_text: str, max_rows: int = QUERY_MAX_ROWS,
           timeout_seconds: float = QUERY_SECONDS) -> QueryResult:
-    """Run ONE read-only statement; at most ``max_rows`` rows (``truncated`` says so), interrupted after
-    ``timeout_seconds``. The connection is read-only and sandboxed (no files, no network)."""
+    """Run ONE read-only statement through ``warehouse.queries.run_query``: at most ``max_rows`` rows
+    (``truncated`` says so), interrupted after ``timeout_seconds``. The connection is read-only and
+    sandboxed (no files, no network, settings locked)."""
     def failed(kind: str, message: str, suggestion: str) -> QueryResult:
         return QueryResult(max_rows=max_rows, error=ToolError(kind=kind, message=message, suggestion=suggestion))  # type: ignore[arg-type]
 
     try:
-        statements = con.extract_statements(sql_text)
-    except duckdb.Error as exc:
-        return failed("query_failed", f"{type(exc).__name__}: {exc}", "Fix the SQL syntax; describe_schema lists columns.")
-    if len(statements) != 1:
-        return failed("bad_argument", f"{len(statements)} statements given; exactly one is allowed",
-                      "Send one SELECT at a time.")
-    timer = threading.Timer(timeout_seconds, con.interrupt)
-    timer.start()
+        one_statement(con, sql_text)
+    except QueryError as exc:
+        return failed("bad_argument", str(exc), "Send one SELECT at a time; describe_schema lists tables and columns.")
     try:
-        cur = con.execute(sql_text)
-        columns = [d[0] for d in cur.description] if cur.description else []
-        fetched: list[tuple[Any, ...]] = cur.fetchmany(max_rows + 1) if columns else []
-    except duckdb.InterruptException:
-        return failed("query_failed", f"interrupted after {timeout_seconds:g} s",
-                      "Narrow the query (filter by cik, concept, fiscal_year) or aggregate.")
-    except duckdb.Error as exc:
-        return failed("query_failed", f"{type(exc).__name__}: {exc}",
+        result = run_query(con, sql_text, timeout=timeout_seconds, max_rows=max_rows)
+    except QueryTimeout as exc:
+        return failed("query_failed", str(exc), "Narrow the query (filter by cik, concept, fiscal_year) or aggregate.")
+    except QueryError as exc:
+        return failed("query_failed", str(exc),
                       "The connection is read-only and sandboxed; describe_schema lists tables and columns.")
-    finally:
-        timer.cancel()
-    return QueryResult(columns=columns, rows=[list(r) for r in fetched[:max_rows]], row_count=min(len(fetched), max_rows),
-                       truncated=len(fetched) > max_rows, max_rows=max_rows)
+    return QueryResult(columns=result.columns, rows=[list(r) for r in result.rows], row_count=len(result.rows),
+                       truncated=result.truncated, max_rows=max_rows)

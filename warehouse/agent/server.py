@@ -1,7 +1,7 @@
 """The MCP server (official SDK, stdio): the agent tools of :mod:`warehouse.agent.tools`, read-only.
 
-Each call opens the warehouse read-only and sandboxed, answers, and closes it again, so a session
-left open never holds the file against the nightly writer between calls. Tool results are pydantic
+Each call opens the published warehouse read-only and sandboxed (``warehouse.db.reader``), answers,
+and closes it again, so a long session always reads the latest published state. Tool results are pydantic
 models (structured output with a JSON schema); failures come back in their ``error`` field.
 """
 
@@ -30,7 +30,7 @@ from warehouse.agent.models import (
     ToolError,
 )
 from warehouse.agent.verify import Brief, VerifyReport, verify_brief
-from warehouse.db import WarehouseError, connect
+from warehouse.db import WarehouseError, reader
 
 T = TypeVar("T")
 
@@ -52,14 +52,11 @@ def build_server(db_path: str | Path) -> MCPServer:
 
     def call(fn: Callable[[duckdb.DuckDBPyConnection], T], on_error: Callable[[ToolError], T]) -> T:
         try:
-            con = connect(db_path, read_only=True)
+            with reader(db_path) as con:
+                return fn(con)
         except WarehouseError as exc:
             return on_error(ToolError(kind="query_failed", message=str(exc),
-                                      suggestion="The warehouse is being written or is missing; retry shortly."))
-        try:
-            return fn(con)
-        finally:
-            con.close()
+                                      suggestion="The warehouse is missing or damaged; check the --db path."))
 
     @server.tool(annotations=_READ_ONLY)
     def resolve_company(query: str) -> ResolveResult:
