@@ -1,10 +1,30 @@
-"""Typed errors shared by every stage: transient (retry later) versus terminal (reject the document)."""
+"""Typed errors shared by every stage: transient (retry later) versus terminal (reject the document).
+
+Every error here survives pickling (a parser runs in a worker process and its error must come back
+to the parent intact): ``EdgarError`` remembers the arguments it was built with and rebuilds from
+them, so a subclass may take any constructor signature.
+"""
 
 from __future__ import annotations
+
+from typing import Any
+
+
+def _rebuild(cls: type[EdgarError], args: tuple, kwargs: dict[str, Any]) -> EdgarError:
+    return cls(*args, **kwargs)
 
 
 class EdgarError(Exception):
     """Base class of every error this project raises on purpose."""
+
+    def __new__(cls, *args: Any, **kwargs: Any):
+        self = super().__new__(cls, *args)
+        self._init_args = (args, kwargs)
+        return self
+
+    def __reduce__(self):
+        args, kwargs = getattr(self, "_init_args", (self.args, {}))
+        return _rebuild, (type(self), args, kwargs), self.__dict__
 
 
 class TransientError(EdgarError):
