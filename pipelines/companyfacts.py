@@ -1,17 +1,35 @@
-"""Parse an XBRL companyfacts payload (data.sec.gov/api/xbrl/companyfacts) into columnar records."""
+"""Parse an XBRL companyfacts payload (data.sec.gov/api/xbrl/companyfacts) into columnar records.
+
+The payload is decoded in two steps so memory stays bounded for any size: the outer document
+(taxonomies, concepts, labels) with each unit's fact list left as raw JSON, then the fact lists in
+order, flushed to Arrow every ``CHUNK_ROWS`` facts. Every check runs on whole Arrow columns (and
+on distinct values only), so the per-fact Python work is one attribute read per field.
+
+A value the warehouse cannot hold rejects the whole document, naming the first offending fact
+(taxonomy:concept [unit], accession, period end) and the field: a date outside 1900..2100, a
+fiscal year outside it, a number that does not fit DECIMAL(38,10) exactly, a period that ends
+before it starts, a malformed accession, a CIK outside INTEGER.
+"""
 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
-from datetime import date
 from decimal import Decimal
 
 import msgspec
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipelines.errors import RejectedDocument
+from pipelines.sec_formats import (
+    fiscal_year_problem,
+    is_accession,
+    iso_date_problem,
+    looks_like_html,
+)
+from pipelines.sec_formats import parse_cik as parse_cik  # re-exported: callers used to import it here
 
 
 class _Fact(msgspec.Struct, gc=False):
@@ -27,7 +45,7 @@ class _Fact(msgspec.Struct, gc=False):
 
 
 class _Concept(msgspec.Struct, gc=False):
-    units: dict[str, list[_Fact]]
+    units: dict[str, msgspec.Raw]
     label: str | None = None
     description: str | None = None
 
@@ -39,6 +57,7 @@ class _CompanyFacts(msgspec.Struct, gc=False):
 
 
 _DECODER = msgspec.json.Decoder(_CompanyFacts)
+_FACTS_DECODER = msgspec.json.Decoder(list[_Fact])
 
 FACT_SCHEMA = pa.schema([
     ("taxonomy", pa.string()),
@@ -63,7 +82,11 @@ CONCEPT_SCHEMA = pa.schema([
     ("description", pa.string()),
 ])
 
-_INT64_MAX = 2**63 - 1
+CHUNK_ROWS = 131_072  # facts per Arrow record batch: bounds the Python objects alive at once
+
+# facts.value is DECIMAL(38, 10): 28 integer digits, 10 decimals.
+_MAX_DECIMALS = 10
+_MAX_ABS = Decimal(10) ** 28
 
 
 @dataclass(frozen=True)
@@ -85,67 +108,132 @@ class CompanyFacts:
         return self.facts.num_rows
 
 
-def parse_cik(value: int | str | None, *, document: str) -> int:
-    """CIKs drift between 320193, "320193" and "0000320193": normalise to one integer."""
-    if isinstance(value, bool) or value is None:
-        raise RejectedDocument(document, f"missing or invalid cik {value!r}")
-    if isinstance(value, int):
-        cik = value
-    else:
-        text = str(value).strip()
-        if text.upper().startswith("CIK"):
-            text = text[3:]
-        if not text.isdigit():
-            raise RejectedDocument(document, f"cik {value!r} is not a number")
-        cik = int(text)
-    if not 0 < cik < 10**10:
-        raise RejectedDocument(document, f"cik {value!r} out of range")
-    return cik
+def _float_problem(v: float) -> str | None:
+    """Why a decimal value cannot be stored exactly in DECIMAL(38,10), or None."""
+    if not math.isfinite(v):
+        return "is not a finite number"
+    exact = Decimal(repr(v))  # the shortest decimal that is this float: SEC's literal
+    if -exact.as_tuple().exponent > _MAX_DECIMALS:
+        return f"has more than {_MAX_DECIMALS} decimal places (DECIMAL(38,10))"
+    if abs(exact) >= _MAX_ABS:
+        return "is too large for DECIMAL(38,10)"
+    return None
 
 
-_ACCESSION = re.compile(r"\d{10}-\d{2}-\d{6}")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+class _Chunks:
+    """Accumulates decoded facts and turns them into checked Arrow record batches."""
 
+    def __init__(self, document: str):
+        self.document = document
+        self.keys: list[tuple[str, str, str]] = []  # (taxonomy, concept, unit) per fact list
+        self.key_of: list[int] = []  # key index per pending fact list
+        self.pending: list[list[_Fact]] = []
+        self.pending_rows = 0
+        self.batches: list[pa.RecordBatch] = []
+        self.good_text: set[str] = set()  # accessions and dates already checked
+        self.good_floats: set[float] = set()
 
-def _check_distinct(document: str, accessions: list[str], *dates: list[str | None]) -> None:
-    """Accessions and dates repeat thousands of times: check each distinct one once."""
-    bad = sorted(a for a in set(accessions) if not _ACCESSION.fullmatch(a))
-    if bad:
-        raise RejectedDocument(document, f"{len(bad)} malformed accession numbers, e.g. {bad[0]!r}")
-    for column in dates:
-        for d in set(column) - {None}:
-            try:
-                ok = bool(_DATE.fullmatch(d)) and date.fromisoformat(d) is not None
-            except ValueError:
-                ok = False
-            if not ok:
-                raise RejectedDocument(document, f"impossible date {d!r}")
+    def add(self, key: tuple[str, str, str], rows: list[_Fact]) -> None:
+        if not rows:
+            return
+        self.keys.append(key)
+        self.key_of.append(len(self.keys) - 1)
+        self.pending.append(rows)
+        self.pending_rows += len(rows)
+        if self.pending_rows >= CHUNK_ROWS:
+            self.flush()
 
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        rows = [r for part in self.pending for r in part]
+        counts = np.fromiter((len(p) for p in self.pending), dtype=np.int64, count=len(self.pending))
+        key_idx = pa.array(np.repeat(np.asarray(self.key_of, dtype=np.int32), counts))
+        self.pending, self.key_of, self.pending_rows = [], [], 0
+        self.batches.append(self._batch(rows, key_idx))
 
-# facts.value is DECIMAL(38, 10): 28 integer digits, 10 decimals.
-_MAX_DECIMALS = 10
-_MAX_ABS = Decimal(10) ** 28
+    def _reject(self, rows: list[_Fact], key_idx: pa.Array, i: int, field: str, value: object, problem: str):
+        taxonomy, concept, unit = self.keys[key_idx[i].as_py()]
+        r = rows[i]
+        raise RejectedDocument(self.document, f"fact {taxonomy}:{concept} [{unit}] (accession {r.accn}, "
+                                              f"end {r.end}): {field} {value!r} {problem}")
 
+    def _check_text(self, rows, key_idx, column: pa.Array, field: str, values: list, problem_of) -> None:
+        """Check the distinct values of a text column (accessions, dates repeat thousands of times)."""
+        for v in pc.unique(column).to_pylist():
+            if v is None or v in self.good_text:
+                continue
+            problem = problem_of(v)
+            if problem:
+                self._reject(rows, key_idx, values.index(v), field, v, problem)
+            self.good_text.add(v)
 
-def _check_storable(document: str, floats: list[float | None], start: list[str | None], end: list[str]) -> None:
-    """Reject values the warehouse could not store exactly, and periods that end before they start."""
-    for v in floats:
-        if v is None:
-            continue
-        if not math.isfinite(v):
-            raise RejectedDocument(document, f"value {v!r} is not a number")
-        exact = Decimal(repr(v))  # the shortest decimal that is this float: SEC's literal
-        if -exact.as_tuple().exponent > _MAX_DECIMALS or abs(exact) >= _MAX_ABS:
-            raise RejectedDocument(document, f"value {v!r} cannot be stored exactly in DECIMAL(38,10)")
-    for s, e in zip(start, end, strict=True):
-        if s is not None and s > e:  # ISO dates compare as text
-            raise RejectedDocument(document, f"a period starts ({s}) after it ends ({e})")
+    def _batch(self, rows: list[_Fact], key_idx: pa.Array) -> pa.RecordBatch:
+        keys = self.keys
+        start = [r.start for r in rows]
+        end = [r.end for r in rows]
+        accn = [r.accn for r in rows]
+        filed = [r.filed for r in rows]
+        vals = [r.val for r in rows]
+        fy = [r.fy for r in rows]
+        a_start, a_end = pa.array(start, pa.string()), pa.array(end, pa.string())
+        a_accn, a_filed = pa.array(accn, pa.string()), pa.array(filed, pa.string())
+
+        self._check_text(rows, key_idx, a_accn, "accession", accn,
+                         lambda v: None if is_accession(v) else "is not an accession number")
+        self._check_text(rows, key_idx, a_end, "period end", end, iso_date_problem)
+        self._check_text(rows, key_idx, a_start, "period start", start, iso_date_problem)
+        self._check_text(rows, key_idx, a_filed, "filed date", filed, iso_date_problem)
+        backwards = pc.less(a_end, a_start)  # ISO dates compare as text
+        if pc.any(backwards).as_py():
+            i = pc.index(backwards, True).as_py()
+            self._reject(rows, key_idx, i, "period", f"{start[i]}..{end[i]}", "ends before it starts")
+
+        is_int = [type(v) is int for v in vals]
+        vint = [v if k else None for v, k in zip(vals, is_int, strict=True)]
+        vflt = [None if k else v for v, k in zip(vals, is_int, strict=True)]
+        try:
+            a_vint = pa.array(vint, pa.int64())
+        except (OverflowError, pa.ArrowInvalid):
+            i = next(i for i, v in enumerate(vint) if v is not None and not -2**63 < v < 2**63)
+            self._reject(rows, key_idx, i, "value", vint[i], "does not fit in 64 bits")
+        a_vflt = pa.array(vflt, pa.float64())
+        if a_vflt.null_count < len(a_vflt):
+            for v in pc.unique(a_vflt.drop_null()).to_pylist():
+                if v in self.good_floats:
+                    continue
+                problem = _float_problem(v)
+                if problem:
+                    i = next(i for i, x in enumerate(vflt) if x is not None and (x == v or x != x))
+                    self._reject(rows, key_idx, i, "value", v, problem)
+                self.good_floats.add(v)
+
+        try:
+            a_fy = pa.array(fy, pa.int64())
+        except (OverflowError, pa.ArrowInvalid):
+            i = next(i for i, v in enumerate(fy) if v is not None and fiscal_year_problem(v))
+            self._reject(rows, key_idx, i, "fy", fy[i], fiscal_year_problem(fy[i]))
+        if a_fy.null_count < len(a_fy):
+            lo, hi = pc.min_max(a_fy).values()
+            for bound in (lo.as_py(), hi.as_py()):
+                problem = fiscal_year_problem(bound)
+                if problem:
+                    self._reject(rows, key_idx, fy.index(bound), "fy", bound, problem)
+
+        taxonomy = pa.array([k[0] for k in keys], pa.string()).take(key_idx)
+        concept = pa.array([k[1] for k in keys], pa.string()).take(key_idx)
+        unit = pa.array([k[2] for k in keys], pa.string()).take(key_idx)
+        return pa.RecordBatch.from_arrays([
+            taxonomy, concept, unit, a_start, a_end, a_vint, a_vflt, a_accn,
+            pa.array([r.form for r in rows], pa.string()), a_filed,
+            pa.array([r.frame for r in rows], pa.string()), a_fy.cast(pa.int32()),
+            pa.array([r.fp for r in rows], pa.string()),
+        ], schema=FACT_SCHEMA)
 
 
 def parse_companyfacts(body: bytes, *, document: str, expected_cik: int | None = None) -> CompanyFacts:
     """Bytes of a companyfacts JSON -> CompanyFacts. Raises RejectedDocument naming ``document``."""
-    stripped = body.lstrip()[:64].lower()
-    if stripped.startswith((b"<!doctype", b"<html")):
+    if looks_like_html(body):
         raise RejectedDocument(document, "an HTML page where companyfacts JSON was expected")
     try:
         cf = _DECODER.decode(body)
@@ -153,66 +241,37 @@ def parse_companyfacts(body: bytes, *, document: str, expected_cik: int | None =
         raise RejectedDocument(document, f"not a companyfacts document: {exc}") from exc
     except msgspec.DecodeError as exc:
         raise RejectedDocument(document, f"invalid or truncated JSON: {exc}") from exc
+    except RecursionError:
+        raise RejectedDocument(document, "JSON nested too deeply to be a companyfacts document") from None
     cik = parse_cik(cf.cik, document=document)
     if expected_cik is not None and cik != expected_cik:
         raise RejectedDocument(document, f"body is about CIK {cik}, but CIK {expected_cik} was requested")
 
-    tax_col: list[str] = []
-    concept_col: list[str] = []
-    unit_col: list[str] = []
-    start: list[str | None] = []
-    end: list[str] = []
-    vint: list[int | None] = []
-    vflt: list[float | None] = []
-    accn: list[str] = []
-    form: list[str | None] = []
-    filed: list[str] = []
-    frame: list[str | None] = []
-    fy: list[int | None] = []
-    fp: list[str | None] = []
+    chunks = _Chunks(document)
     c_tax: list[str] = []
     c_name: list[str] = []
     c_label: list[str | None] = []
     c_desc: list[str | None] = []
-
     for taxonomy, concepts in cf.facts.items():
         for name, concept in concepts.items():
             c_tax.append(taxonomy)
             c_name.append(name)
             c_label.append(concept.label)
             c_desc.append(concept.description)
-            for unit, rows in concept.units.items():
-                n = len(rows)
-                tax_col.extend([taxonomy] * n)
-                concept_col.extend([name] * n)
-                unit_col.extend([unit] * n)
-                start.extend([r.start for r in rows])
-                end.extend([r.end for r in rows])
-                vals = [r.val for r in rows]
-                vint.extend([v if type(v) is int else None for v in vals])
-                vflt.extend([v if type(v) is float else None for v in vals])
-                accn.extend([r.accn for r in rows])
-                form.extend([r.form for r in rows])
-                filed.extend([r.filed for r in rows])
-                frame.extend([r.frame for r in rows])
-                fy.extend([r.fy for r in rows])
-                fp.extend([r.fp for r in rows])
-
-    if not tax_col:
+            for unit, raw in concept.units.items():
+                try:
+                    rows = _FACTS_DECODER.decode(raw)
+                except msgspec.DecodeError as exc:
+                    raise RejectedDocument(document, f"facts of {taxonomy}:{name} [{unit}]: {exc}") from exc
+                except RecursionError:
+                    raise RejectedDocument(document, f"facts of {taxonomy}:{name} [{unit}] are nested too "
+                                                     "deeply") from None
+                chunks.add((taxonomy, name, unit), rows)
+    chunks.flush()
+    if not chunks.batches:
         raise RejectedDocument(document, "companyfacts has no facts")
-    _check_distinct(document, accn, end, start, filed)
-    _check_storable(document, vflt, start, end)
-    if any(v is not None and not -_INT64_MAX <= v <= _INT64_MAX for v in vint):
-        raise RejectedDocument(document, "an integer value does not fit in 64 bits")
 
-    facts = pa.Table.from_arrays(
-        [pa.array(tax_col, pa.string()), pa.array(concept_col, pa.string()), pa.array(unit_col, pa.string()),
-         pa.array(start, pa.string()), pa.array(end, pa.string()), pa.array(vint, pa.int64()),
-         pa.array(vflt, pa.float64()), pa.array(accn, pa.string()), pa.array(form, pa.string()),
-         pa.array(filed, pa.string()), pa.array(frame, pa.string()), pa.array(fy, pa.int32()),
-         pa.array(fp, pa.string())],
-        schema=FACT_SCHEMA,
-    )
+    facts = pa.Table.from_batches(chunks.batches, schema=FACT_SCHEMA)
     concepts_tbl = pa.Table.from_arrays(
         [pa.array(c_tax, pa.string()), pa.array(c_name, pa.string()), pa.array(c_label, pa.string()),
          pa.array(c_desc, pa.string())],

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from pipelines.errors import RejectedDocument
-from pipelines.ownership import OWNERSHIP_FORMS, ownership_archive_path
-from pipelines.ownership_header import accession_from_filename
+from pipelines.ownership import ownership_archive_path
+from pipelines.sec_formats import OWNERSHIP_FORMS, accession_from_filename
 
 __all__ = [
     "IndexEntry",

@@ -24,12 +24,14 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring as safe_fromstring
 
 from pipelines.errors import RejectedDocument
-from pipelines.ownership_header import (
-    Container,
+from pipelines.ownership_header import Container, find_container
+from pipelines.sec_formats import (
+    OWNERSHIP_FORMS,
     accession_from_filename,
     accession_no_dashes,
-    find_container,
+    date_problem,
     normalize_accession,
+    normalize_cik,
 )
 
 __all__ = [
@@ -48,7 +50,6 @@ __all__ = [
     "OWNERSHIP_FORMS",
 ]
 
-OWNERSHIP_FORMS = frozenset({"3", "3/A", "4", "4/A", "5", "5/A"})
 MAX_BODY = 50_000_000
 _MAX_INT_DIGITS = 28  # DECIMAL(38, 10)
 _MAX_SCALE = 10
@@ -179,7 +180,7 @@ class OwnershipFiling:
 
     accession: str
     accession_is_derived: bool
-    accession_source: str  # 'argument' | 'sec_header' | 'file_name' | 'content_sha256'
+    accession_source: str  # 'argument' | 'sec_header' | 'file_name'
     container: str  # 'xml' | 'sec_txt' | 'feed_nc'
     document_type: str
     submission_type: str | None
@@ -307,9 +308,13 @@ class _Ctx:
         if not m:
             raise self.reject(f"{where}: {raw!r} is not a YYYY-MM-DD date")
         try:
-            return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            d = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
         except ValueError:
             raise self.reject(f"{where}: {raw!r} is not a valid date") from None
+        problem = date_problem(d)
+        if problem:
+            raise self.reject(f"{where}: {raw!r} {problem}")
+        return d
 
     def boolean(self, raw: str | None, where: str) -> bool | None:
         if raw is None:
@@ -389,9 +394,9 @@ def _owner(el: Element, number: int, cx: _Ctx) -> Owner:
     cik_raw = _text(_child(oid, "rptOwnerCik"))
     owner_cik = None
     if cik_raw is not None:
-        if not cik_raw.isdigit():
+        owner_cik = normalize_cik(cik_raw)
+        if owner_cik is None:
             raise cx.reject(f"{where}: rptOwnerCik {cik_raw!r} is not a CIK")
-        owner_cik = int(cik_raw)
     return Owner(
         owner_number=number,
         owner_cik=owner_cik,
@@ -497,8 +502,11 @@ def _parse_xml(xml: bytes, cx: _Ctx) -> Element:
     return root
 
 
-def _resolve_accession(container: Container, document: str, given: str | None, raw: bytes
-                       ) -> tuple[str, bool, str]:
+NO_ACCESSION = ("no accession: load the filing's .txt submission (it carries an SEC header) "
+                "or name the file <accession>.xml")
+
+
+def _resolve_accession(container: Container, document: str, given: str | None) -> tuple[str, bool, str]:
     if given is not None:
         acc = normalize_accession(given)
         if acc is None:
@@ -512,21 +520,27 @@ def _resolve_accession(container: Container, document: str, given: str | None, r
     from_name = accession_from_filename(document)
     if from_name:
         return from_name, False, "file_name"
-    return "sha256:" + hashlib.sha256(raw).hexdigest()[:20], True, "content_sha256"
+    # A made-up key would store the filing twice once its .txt arrives: refuse instead.
+    raise RejectedDocument(document, NO_ACCESSION)
 
 
 def parse_ownership(body: bytes, *, document: str, accession: str | None = None) -> OwnershipFiling:
     """Parse one Form 3/4/5 payload into an ``OwnershipFiling`` or raise ``RejectedDocument``.
 
     ``accession`` (when the caller knows it) wins over the file name; it must agree with the SEC
-    header of a full submission. Without either, a bare XML gets a content-derived id
-    ``sha256:<first 20 hex of the XML's sha256>`` with ``accession_is_derived = True``.
+    header of a full submission. A bare XML with neither an accession in its file name nor one
+    given is refused (``NO_ACCESSION``): a made-up key would count the filing twice once its
+    ``.txt`` is loaded. ``accession_is_derived`` is therefore always False (kept for the schema).
     """
     if len(body) > MAX_BODY:
         raise RejectedDocument(document, f"{len(body)} bytes is larger than any ownership filing ({MAX_BODY})")
     container = find_container(body, document=document)
     xml = container.xml
-    acc, derived, source = _resolve_accession(container, document, accession, xml)
+    try:
+        acc, derived, source = _resolve_accession(container, document, accession)
+    except RejectedDocument as no_accession:
+        _parse_xml(xml, _Ctx(document, None))  # unsafe or malformed XML says so first
+        raise no_accession from None
     cx = _Ctx(document, acc)
     root = _parse_xml(xml, cx)
 
@@ -535,7 +549,8 @@ def parse_ownership(body: bytes, *, document: str, accession: str | None = None)
         raise cx.reject(f"documentType {doc_type or '(missing)'!r} is not a Form 3, 4 or 5")
     issuer = _child(root, "issuer")
     issuer_cik_raw = _text(_child(issuer, "issuerCik"))
-    if issuer_cik_raw is None or not issuer_cik_raw.isdigit():
+    issuer_cik = normalize_cik(issuer_cik_raw)
+    if issuer_cik is None:
         raise cx.reject(f"issuerCik {issuer_cik_raw!r} is missing or not a CIK")
     owners_el = _children(root, "reportingOwner")
     if not owners_el:
@@ -607,7 +622,7 @@ def parse_ownership(body: bytes, *, document: str, accession: str | None = None)
         form4_transactions_reported=cx.boolean(
             _text(_child(root, "form4TransactionsReported")), "form4TransactionsReported"),
         aff10b5one=cx.boolean(_text(_child(root, "aff10b5One")), "aff10b5One"),
-        issuer_cik=int(issuer_cik_raw),
+        issuer_cik=issuer_cik,
         issuer_name=_text(_child(issuer, "issuerName")),
         issuer_ticker=_text(_child(issuer, "issuerTradingSymbol")),
         issuer_foreign_ticker=_text(_child(issuer, "issuerForeignTradingSymbol")),

@@ -14,49 +14,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
 from pipelines.errors import RejectedDocument
-from pipelines.sec_formats import EASTERN
+from pipelines.sec_formats import (
+    accession_from_filename,
+    accession_no_dashes,
+    date_problem,
+    eastern_to_utc,
+    normalize_accession,
+    parse_yyyymmdd,
+)
 
-ACCESSION_RE = re.compile(r"^\d{10}-\d{2}-\d{6}$")
-_ACC_DASHED = re.compile(r"(?<!\d)(\d{10}-\d{2}-\d{6})(?!\d)")
-_ACC_PLAIN = re.compile(r"(?<!\d)(\d{18})(?!\d)")
-
-
-def normalize_accession(value: str) -> str | None:
-    """``0001209191-22-024550`` or ``000120919122024550`` -> the dashed form; anything else -> None."""
-    v = value.strip()
-    if ACCESSION_RE.match(v):
-        return v
-    if re.fullmatch(r"\d{18}", v):
-        return f"{v[:10]}-{v[10:12]}-{v[12:]}"
-    return None
-
-
-def accession_from_filename(name: str) -> str | None:
-    """The accession a file name carries, or None.
-
-    ``0001209191-22-024550_doc4.xml`` -> ``0001209191-22-024550``;
-    ``000120919123029527_form4.xml`` -> ``0001209191-23-029527``; ``aapl-4-20201013.xml`` -> None.
-    Only the last path component is looked at (folders named after accessions are not trusted).
-    """
-    base = re.split(r"[\\/]", name)[-1]
-    m = _ACC_DASHED.search(base)
-    if m:
-        return m.group(1)
-    m = _ACC_PLAIN.search(base)
-    if m:
-        return normalize_accession(m.group(1))
-    return None
-
-
-def accession_no_dashes(accession: str) -> str:
-    """``0001209191-22-024550`` -> ``000120919122024550`` (the Archives folder name)."""
-    acc = normalize_accession(accession)
-    if acc is None:
-        raise ValueError(f"not an accession number: {accession!r}")
-    return acc.replace("-", "")
+__all__ = [
+    "Container",
+    "SecHeader",
+    "accession_from_filename",
+    "accession_no_dashes",
+    "find_container",
+    "normalize_accession",
+    "parse_sec_header",
+]
 
 
 @dataclass(frozen=True)
@@ -78,21 +56,6 @@ class Container:
     container: str  # 'xml', 'sec_txt' or 'feed_nc'
     xml: bytes
     header: SecHeader
-
-
-def eastern_to_utc(stamp: str) -> datetime:
-    """``YYYYMMDDHHMMSS`` in New York time (EDGAR's clock) -> naive UTC."""
-    local = datetime.strptime(stamp, "%Y%m%d%H%M%S").replace(tzinfo=EASTERN)
-    return local.astimezone(UTC).replace(tzinfo=None)
-
-
-def _yyyymmdd(value: str | None) -> date | None:
-    if not value:
-        return None
-    try:
-        return datetime.strptime(value.strip(), "%Y%m%d").date()
-    except ValueError:
-        return None
 
 
 def _header_field(text: str, label: str) -> str | None:
@@ -117,23 +80,28 @@ def parse_sec_header(body: bytes, *, document: str) -> SecHeader:
         if norm is None:
             raise RejectedDocument(document, f"SEC header carries a malformed accession number {accession!r}")
         accession = norm
+    who = f"accession {accession}" if accession else "SEC header"
     raw_accept = _sgml_field(head, "ACCEPTANCE-DATETIME")
     accepted = None
     if raw_accept:
         try:
             accepted = eastern_to_utc(raw_accept)
         except ValueError:
-            raise RejectedDocument(
-                document, f"accession {accession}: ACCEPTANCE-DATETIME {raw_accept!r} is not YYYYMMDDHHMMSS"
-            ) from None
-    filed = _yyyymmdd(_header_field(head, "FILED AS OF DATE") or _sgml_field(head, "FILING-DATE"))
+            raise RejectedDocument(document, f"{who}: ACCEPTANCE-DATETIME {raw_accept!r} is not YYYYMMDDHHMMSS") from None
+        problem = date_problem(accepted.date())
+        if problem:
+            raise RejectedDocument(document, f"{who}: ACCEPTANCE-DATETIME {raw_accept!r} {problem}")
+    filed_raw = _header_field(head, "FILED AS OF DATE") or _sgml_field(head, "FILING-DATE")
+    filed = parse_yyyymmdd(filed_raw, document=document, what=f"{who}: FILED AS OF DATE") if filed_raw else None
+    period_raw = _header_field(head, "CONFORMED PERIOD OF REPORT") or _sgml_field(head, "PERIOD")
+    period = parse_yyyymmdd(period_raw, document=document, what=f"{who}: PERIOD OF REPORT") if period_raw else None
     return SecHeader(
         accession=accession,
         submission_type=_header_field(head, "CONFORMED SUBMISSION TYPE") or _sgml_field(head, "TYPE"),
         filed=filed,
         acceptance_time_utc=accepted,
         acceptance_time_raw=raw_accept,
-        period=_yyyymmdd(_header_field(head, "CONFORMED PERIOD OF REPORT") or _sgml_field(head, "PERIOD")),
+        period=period,
     )
 
 

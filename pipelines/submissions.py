@@ -10,15 +10,21 @@ from datetime import UTC, date, datetime
 import msgspec
 import pyarrow as pa
 
-from pipelines.companyfacts import parse_cik
 from pipelines.errors import RejectedDocument
-from pipelines.ownership import OWNERSHIP_FORMS
-from pipelines.sec_formats import EASTERN, decode_json_body
+from pipelines.sec_formats import (
+    EASTERN,
+    OWNERSHIP_FORMS,
+    base_form,
+    date_problem,
+    decode_json_body,
+    is_accession,
+    parse_cik,
+    parse_date,
+)
 from pipelines.sec_formats import text_or_none as _text
 
 ARCHIVES = "https://www.sec.gov/Archives/edgar/data"
 
-_ACCESSION = re.compile(r"^\d{10}-\d{2}-\d{6}$")
 _PAGE_NAME = re.compile(r"^CIK(\d{10})-submissions-(\d{3,})\.json$")
 _XSL_FOLDER = re.compile(r"^xsl[^/]*/", re.IGNORECASE)
 _REQUIRED = ("accessionNumber", "filingDate", "form")
@@ -135,7 +141,7 @@ def page_cik_and_name(path_or_url: str) -> tuple[int, str]:
     m = _PAGE_NAME.match(base)
     if not m:
         raise RejectedDocument(path_or_url, "not a submissions page name (CIK##########-submissions-NNN.json)")
-    return int(m.group(1)), base
+    return parse_cik(m.group(1), document=path_or_url, what="the page name's CIK"), base
 
 
 def _flag(v: object) -> bool | None:
@@ -150,12 +156,7 @@ def _flag(v: object) -> bool | None:
 
 def _date(v: object, document: str, what: str) -> date | None:
     s = _text(v)
-    if s is None:
-        return None
-    try:
-        return date.fromisoformat(s[:10])
-    except ValueError as exc:
-        raise RejectedDocument(document, f"{what} {s!r} is not a date") from exc
+    return None if s is None else parse_date(s, document=document, what=what)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,7 +240,7 @@ def _filings_table(cols: dict, *, cik: int, document: str) -> tuple[pa.Table, st
         return cols.get(name) or [None] * n
 
     accs = [_text(a) for a in cols["accessionNumber"]]
-    bad = [a for a in accs if a is None or not _ACCESSION.match(a)]
+    bad = [a for a in accs if not is_accession(a)]
     if bad:
         raise RejectedDocument(document, f"{len(bad)} malformed accession number(s), e.g. {bad[0]!r}")
     if len(set(accs)) != n:
@@ -264,13 +265,15 @@ def _filings_table(cols: dict, *, cik: int, document: str) -> tuple[pa.Table, st
             continue
         try:
             t, basis = to_utc(raw, clock)
-        except ValueError as exc:
+        except (ValueError, OverflowError) as exc:
             raise RejectedDocument(document, f"acceptanceDateTime {raw!r} is not a timestamp") from exc
+        problem = date_problem(t.date()) if t is not None else None
+        if problem:
+            raise RejectedDocument(document, f"acceptanceDateTime {raw!r} {problem}")
         acc_time.append(t)
         acc_basis.append(basis)
 
-    is_amend = [f.upper().endswith("/A") for f in forms]
-    base = [f[:-2] if a else f for f, a in zip(forms, is_amend, strict=True)]
+    base, is_amend = (list(c) for c in zip(*map(base_form, forms), strict=True)) if forms else ([], [])
     prim = [_text(p) for p in col("primaryDocument")]
     sizes = []
     for s in col("size"):

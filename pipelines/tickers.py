@@ -6,9 +6,8 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from pipelines.companyfacts import parse_cik
 from pipelines.errors import RejectedDocument
-from pipelines.sec_formats import decode_json_body
+from pipelines.sec_formats import decode_json_body, parse_cik
 from pipelines.sec_formats import text_or_none as _text
 
 TICKER_SCHEMA = pa.schema([

@@ -149,3 +149,82 @@ def test_read_local_document_plain_gzip_and_corrupt(tmp_path):
     assert exc.value.document == str(bad)
     with pytest.raises(RejectedDocument):
         read_local_document(tmp_path / "missing.json")
+
+
+def _mutated(change) -> bytes:
+    """Apple's real payload with ``change(first_fact)`` applied to us-gaap:AccountsPayableCurrent [USD] #0."""
+    data = orjson.loads(read_body(APPLE))
+    change(data, data["facts"]["us-gaap"]["AccountsPayableCurrent"]["units"]["USD"][0])
+    return orjson.dumps(data)
+
+
+def _set(field, value):
+    def change(_data, fact):
+        fact[field] = value
+    return change
+
+
+def _set_cik(value):
+    def change(data, _fact):
+        data["cik"] = value
+    return change
+
+
+# issue 8: values outside what a column holds are rejected by the parser, naming the fact and value
+OUT_OF_RANGE = {
+    "fy_3e9": (_set("fy", 3_000_000_000), "fy 3000000000 is not a year within 1900..2100"),
+    "fy_2_64": (_set("fy", 2**64 - 1), "fy 18446744073709551615 is not a year"),
+    "fy_0": (_set("fy", 0), "fy 0 is not a year"),
+    "end_9999": (_set("end", "9999-12-31"), "period end '9999-12-31' is after 2100-12-31"),
+    "start_0001": (_set("start", "0001-12-31"), "period start '0001-12-31' is before 1900-01-01"),
+    "filed_feb30": (_set("filed", "2020-02-30"), "filed date '2020-02-30' is not a calendar date"),
+    "end_not_iso": (_set("end", "12/31/2020"), "period end '12/31/2020' is not a YYYY-MM-DD date"),
+    "backwards": (_set("start", "2030-01-01"), "ends before it starts"),
+    "accession": (_set("accn", "0000320193-2-00001"), "accession '0000320193-2-00001' is not an accession"),
+    "float_huge": (_set("val", 1e30), "value 1e+30 is too large for DECIMAL(38,10)"),
+    "float_decimals": (_set("val", 0.12345678901), "value 0.12345678901 has more than 10 decimal places"),
+    "int_over_64_bits": (_set("val", 2**64 - 1), "value 18446744073709551615 does not fit in 64 bits"),
+    "val_string": (_set("val", "123"), "Expected `int | float`, got `str`"),
+    "val_null": (_set("val", None), "Expected `int | float`, got `null`"),
+    "end_number": (_set("end", 20201231), "Expected `str`, got `int`"),
+    "cik_2_31": (_set_cik(2**31), "cik 2147483648 is out of range"),
+    "cik_zero": (_set_cik(0), "cik 0 is out of range"),
+    "cik_negative": (_set_cik(-320193), "cik -320193 is out of range"),
+    "cik_float": (_set_cik(320193.5), "Expected `int | str`, got `float`"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUT_OF_RANGE))
+def test_values_a_column_cannot_hold_reject_the_document(name):
+    change, words = OUT_OF_RANGE[name]
+    with pytest.raises(RejectedDocument) as exc:
+        parse_companyfacts(_mutated(change), document=f"{name}.json")
+    assert exc.value.document == f"{name}.json"
+    assert words in exc.value.reason
+    if not name.startswith("cik") and "Expected" not in words:  # a fact: named with its accession
+        assert "fact us-gaap:AccountsPayableCurrent [USD] (accession " in exc.value.reason
+
+
+@pytest.mark.parametrize("literal", [b"1e400", b"-1e400", b"NaN", b"Infinity"])
+def test_non_finite_numbers_rejected(literal):
+    body = read_body(APPLE).replace(b'"val":', b'"val":' + literal + b',"x":', 1)
+    with pytest.raises(RejectedDocument) as exc:
+        parse_companyfacts(body, document="nan.json")
+    assert "out of range" in exc.value.reason or "malformed" in exc.value.reason
+
+
+def test_deep_nesting_rejected_without_crashing():
+    body = b'{"cik":320193,"entityName":"x","facts":{"dei":{"X":{"label":' + b"[" * 100_000 + b"]" * 100_000 + b"}}}}"
+    with pytest.raises(RejectedDocument):
+        parse_companyfacts(body, document="deep.json")
+
+
+def test_large_payload_is_built_in_bounded_chunks(monkeypatch):
+    """The facts table is built CHUNK_ROWS at a time (bounded memory) and equals the one-chunk parse."""
+    import pipelines.companyfacts as cf
+
+    whole = parse_companyfacts(read_body(APPLE), document="a")
+    monkeypatch.setattr(cf, "CHUNK_ROWS", 1000)
+    chunked = parse_companyfacts(read_body(APPLE), document="a")
+    assert chunked.facts.column(0).num_chunks > 10
+    assert chunked.facts.combine_chunks().equals(whole.facts.combine_chunks())

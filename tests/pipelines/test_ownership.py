@@ -10,6 +10,7 @@ import pytest
 
 from pipelines.errors import RejectedDocument
 from pipelines.ownership import (
+    NO_ACCESSION,
     OwnershipFiling,
     accession_from_filename,
     ownership_archive_path,
@@ -80,8 +81,23 @@ EXPECTED = {
 LEGACY = ["legacy_text/0001094891-00-000193.txt", "legacy_text/1990sheader.txt"]
 
 
+def _needs_accession(name: str) -> bool:
+    return name.endswith(".xml") and accession_from_filename(name) is None
+
+
+def given_accession(name: str) -> str | None:
+    """What `load --accession` would pass for a bare XML whose name carries none (a test-only number,
+    distinct per file so that no two fixtures collide); None when the file names its own accession."""
+    if not _needs_accession(Path(name).name):
+        return None
+    return f"0000000000-00-{sorted(EXPECTED).index(Path(name).name) + 1:06d}"
+
+
 def parse(name: str, folder: Path = FORM4, **kw) -> OwnershipFiling:
+    """Parse a fixture; a bare XML whose name carries no accession is given one (as --accession would)."""
     path = folder / name
+    if "accession" not in kw and name in EXPECTED:
+        kw["accession"] = given_accession(name)
     return parse_ownership(path.read_bytes(), document=str(path), **kw)
 
 
@@ -201,7 +217,7 @@ def test_form5_real_inheritance_and_handmade_gift():
     assert (t.direct_indirect, t.nature_of_ownership, t.shares_owned_following) == ("I", "By spouse", Decimal("6042"))
     assert w.holdings[0].shares_owned_following == Decimal("60975")
     assert (w.form3_holdings_reported, w.form4_transactions_reported) == (False, False)
-    g = parse("form5_gift.xml", HAND)
+    g = parse("form5_gift.xml", HAND, accession="0000000000-00-999999")
     gt = g.transactions[0]
     assert (gt.transaction_code, gt.shares, gt.shares_owned_following) == ("G", Decimal("2500"), Decimal("47500.125"))
     assert [(x.field, x.xml_element, x.footnote_id) for x in g.footnote_refs] == [
@@ -229,13 +245,22 @@ def test_accession_from_filename(name, expected):
 
 def test_accession_sources():
     assert parse("0001209191-22-024552_doc4.xml").accession_source == "file_name"
-    bare = parse("aapl-4-20201013.xml")
-    assert bare.accession_is_derived and bare.accession.startswith("sha256:") and len(bare.accession) == 27
+    assert parse("0000320193-22-000061.txt").accession_source == "sec_header"
     given = parse("aapl-4-20201013.xml", accession="000032019320000123")
     assert (given.accession, given.accession_source, given.accession_is_derived) == (
         "0000320193-20-000123", "argument", False)
     with pytest.raises(RejectedDocument, match="SEC header says 0000320193-22-000061"):
         parse("0000320193-22-000061.txt", accession="0000320193-22-000099")
+
+
+@pytest.mark.parametrize("name", sorted(n for n in EXPECTED if _needs_accession(n)))
+def test_bare_xml_without_an_accession_is_refused_never_given_a_made_up_key(name):
+    """Issue 8 bug 3: a sha256:... key made the same filing count twice once its .txt was loaded."""
+    with pytest.raises(RejectedDocument) as info:
+        parse_ownership((FORM4 / name).read_bytes(), document=str(FORM4 / name))
+    assert info.value.reason == NO_ACCESSION
+    assert info.value.document == str(FORM4 / name)
+    assert "sha256" not in str(info.value)
 
 
 def test_archive_urls():
@@ -262,7 +287,7 @@ def test_rejections_name_the_accession(path, reason):
 def test_entity_bomb_and_xxe_are_refused_unexpanded(name):
     body = (HAND / name).read_bytes()
     with pytest.raises(RejectedDocument) as info:
-        parse_ownership(body, document=name)
+        parse_ownership(body, document=name)  # no accession either: the unsafe XML is what it says
     assert "unsafe XML refused" in info.value.reason
     assert "root:" not in str(info.value) and "lollol" not in str(info.value)
 
@@ -281,6 +306,15 @@ def test_bomb_inside_a_txt_submission_is_refused():
     ((b"<isOfficer>1</isOfficer>", b"<isOfficer>maybe</isOfficer>"), "is not a boolean"),
     ((b"<documentType>4</documentType>", b"<documentType>10-K</documentType>"), "is not a Form 3, 4 or 5"),
     ((b"<value>10.50</value>", b"<value>10.12345678901</value>"), "more than 10 decimal places"),
+    # issue 8: values outside what a column holds are rejected by the parser, naming the value
+    ((b"<value>2024-03-01</value>", b"<value>9999-12-31</value>"), "'9999-12-31' is after 2100-12-31"),
+    ((b"<value>2024-03-01</value>", b"<value>0001-12-31</value>"), "'0001-12-31' is before 1900-01-01"),
+    ((b"<periodOfReport>2024-03-01<", b"<periodOfReport>9999-12-31<"), "periodOfReport: '9999-12-31' is after"),
+    ((b"<issuerCik>0009999001<", b"<issuerCik>2147483648<"), "issuerCik '2147483648' is missing or not a CIK"),
+    ((b"<rptOwnerCik>0009999101<", b"<rptOwnerCik>9999999999<"), "rptOwnerCik '9999999999' is not a CIK"),
+    ((b"FILED AS OF DATE:\t\t20240305", b"FILED AS OF DATE:\t\t99991231"), "FILED AS OF DATE '99991231' is after"),
+    ((b"<ACCEPTANCE-DATETIME>20240305163000", b"<ACCEPTANCE-DATETIME>00011231163000"),
+     "ACCEPTANCE-DATETIME '00011231163000' is before"),
 ])
 def test_bad_values_are_rejected(patch, reason):
     body = (HAND / "9999999999-24-000001.txt").read_bytes().replace(*patch, 1)

@@ -39,8 +39,10 @@ VIEWS = ["insider_amendment_candidates", "insider_transactions_effective", "insi
 
 def item(path: Path) -> Parsed | Rejected:
     doc = read_local_document(path, kind="ownership")
+    # a bare XML whose name carries no accession is refused unless one is given (as `load --accession`)
+    accession = _mod.given_accession(path.name) if path.parent == FORM4 else None
     try:
-        return Parsed(doc, parse_ownership(doc.body, document=doc.uri))
+        return Parsed(doc, parse_ownership(doc.body, document=doc.uri, accession=accession))
     except RejectedDocument as exc:
         return Rejected(doc, exc)
 
