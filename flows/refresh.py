@@ -160,6 +160,7 @@ def ownership_from_daily_index(client: SecClient, day: date, ciks: list[int]) ->
     try:
         entries = parse_daily_index(doc.body, document=doc.uri)
     except RejectedDocument as exc:
+        client.evict(doc.uri)  # a rejected body must not stay in the HTTP cache
         return [], [FetchFailure(f"daily form index {day}", exc.reason)]
     wanted = set(ciks)
     return [OwnershipTarget(f.ciks[0], f.accession, f.date_filed, f.archive_path)
@@ -260,6 +261,9 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
             items = (first_items if n == 0 else []) + _fetch_companies(
                 client, db, chunk, index_targets if n == 0 else [], insiders, insider_since, insider_until)
             failures += [r for r in items if isinstance(r, FetchFailure)]
+            for r in items:  # a body its parser rejected must not stay in the HTTP cache (Archives: forever)
+                if isinstance(r, Rejected) and r.doc.origin == "http":
+                    client.evict(r.doc.uri)
             report = load_task(db, [r for r in items if isinstance(r, Parsed | Rejected)], flow_run_id, run.load_id)
             log.info(report.summary())
             run.add(report)

@@ -2,8 +2,8 @@
 
 A replay folder holds one file per URL at ``<root>/<host>/<path>`` (served as is) or
 ``<root>/<host>/<path>.gz`` (gzip, decompressed before serving). ``ReplayTransport`` serves it to
-httpx, so every flow runs without network; ``RecordingTransport`` wraps a real transport and writes
-each 200 body to ``<root>/<host>/<path>.gz`` so a later replay serves it. The same URL -> path
+httpx, so every flow runs without network; ``record_body`` writes a fetched body to
+``<root>/<host>/<path>.gz`` so a later replay serves it (``SecClient.recording`` uses it). The same URL -> path
 mapping (``url_relpath``) lays out the on-disk HTTP cache of ``pipelines.sec_client``.
 """
 
@@ -100,36 +100,17 @@ class ReplayTransport(httpx.BaseTransport):
         return httpx.Response(200, headers={"content-type": ctype}, content=body, request=request)
 
 
-class RecordingTransport(httpx.BaseTransport):
-    """Wrap ``inner`` and save every 200 body (decoded) to ``<root>/<host>/<path>.gz``.
+def record_body(root: str | os.PathLike[str], url: str | httpx.URL, body: bytes) -> Path:
+    """Save ``body`` (decoded) as the recorded response of ``url``: ``<root>/<host>/<path>.gz``.
 
-    The response handed on carries the decoded body (no Content-Encoding), so the client sees the
-    same bytes the replay will serve. A failed write raises TerminalError naming the file.
+    ``SecClient.recording`` calls it only for complete bodies that passed the same checks as the
+    cache, so a replay folder never holds a throttle page or a truncated body. A failed write
+    raises TerminalError naming the file.
     """
-
-    def __init__(self, inner: httpx.BaseTransport, root: str | os.PathLike[str]):
-        self.inner = inner
-        self.root = Path(root)
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        response = self.inner.handle_request(request)
-        if response.status_code != 200 or request.method != "GET":
-            return response
-        try:
-            body = response.read()
-        finally:
-            response.close()
-        target = self.root / url_relpath(request.url)
-        target = target.with_name(target.name + ".gz")
-        try:
-            write_atomic(target, gzip.compress(body, mtime=0))
-        except OSError as exc:
-            raise TerminalError(f"{request.url}: cannot record to {target}: {exc.strerror or exc}") from exc
-        headers = [
-            (k, v) for k, v in response.headers.multi_items()
-            if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
-        ]
-        return httpx.Response(200, headers=headers, content=body, request=request)
-
-    def close(self) -> None:
-        self.inner.close()
+    target = Path(root) / url_relpath(url)
+    target = target.with_name(target.name + ".gz")
+    try:
+        write_atomic(target, gzip.compress(body, mtime=0))
+    except OSError as exc:
+        raise TerminalError(f"{url}: cannot record to {target}: {exc.strerror or exc}") from exc
+    return target

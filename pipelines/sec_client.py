@@ -1,15 +1,25 @@
-"""The one SEC HTTP path: declared User-Agent, process-wide rate limit, retries, cache and replay.
+"""The one SEC HTTP path: declared User-Agent, machine-wide rate limit, retries, deadline, cache, replay.
 
 Everything that talks to sec.gov goes through ``SecClient.get`` (or a ``fetch_*`` helper), which
 returns a ``pipelines.documents.Document``. SEC's fair access rules are enforced here:
 
 - a User-Agent with a contact email (``SEC_USER_AGENT``) or the client refuses to start; the contact
   goes only into that header, never into logs, errors or Documents;
-- at most 10 requests/second for the whole process (default 8), evenly spaced;
-- 429/5xx and network errors retry with exponential backoff and jitter, honouring Retry-After;
-- SEC's 403 "Request Rate Threshold Exceeded" page blocks every request of the process for
-  10 minutes (``SecThrottled``) instead of hammering;
-- Archives documents are cached forever, other endpoints revalidated with ETag/Last-Modified;
+- at most 10 requests/second (default 8), evenly spaced, for every process of the user on the
+  machine (``pipelines.sec_ratelimit``: a lock file in ``~/.cache/edgar-warehouse/``);
+- 429/5xx, network errors and incomplete bodies retry with exponential backoff and jitter,
+  honouring Retry-After, all within one overall deadline per request (``deadline`` seconds, however
+  slowly the server drips bytes);
+- SEC's "Request Rate Threshold Exceeded" page, recognised by its content whatever the status (SEC
+  sometimes serves it with 200), blocks every request of every process for 10 minutes
+  (``SecThrottled``) instead of hammering; it is never cached;
+- a body is complete or it is an error: a Content-Length that does not match, a gzip stream that
+  does not reach its end, and a body larger than ``max_body_bytes`` are never returned as a 200;
+- only validated bodies are cached (and recorded): a body whose content is not the kind asked for
+  (an HTML page where JSON was expected, ...) is returned for the parser to reject but never
+  written, and ``evict(url)`` removes an entry the caller's parser rejected. Archives documents are
+  cached forever, other endpoints revalidated with ETag/Last-Modified; cache entries are validated
+  again when read, so a cache poisoned by an older version heals itself;
 - redirects are followed by the client itself, each hop a request like any other: rate limited
   and only to https://*.sec.gov (at most ``MAX_REDIRECTS`` hops).
 
@@ -27,10 +37,10 @@ import logging
 import os
 import random
 import re
+import socket
 import threading
 import time
 import zlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -38,10 +48,12 @@ from typing import Any
 
 import httpx
 
+from pipelines.detect import KINDS, detect_kind
 from pipelines.documents import Document, utcnow
 from pipelines.errors import (
     ConfigError,
     NotFound,
+    RejectedDocument,
     SecForbidden,
     SecThrottled,
     TerminalError,
@@ -49,23 +61,32 @@ from pipelines.errors import (
 )
 from pipelines.replay import (
     REPLAY_MISSING_HEADER,
-    RecordingTransport,
     ReplayTransport,
+    record_body,
     url_relpath,
     write_atomic,
 )
+from pipelines.sec_ratelimit import (
+    DEFAULT_RATE,
+    MAX_RATE,
+    THROTTLE_BLOCK_SECONDS,
+    Clock,
+    RateLimiter,
+    Sleep,
+    check_rate,
+    default_state_dir,
+    shared_limiter,
+)
+
+__all__ = ["DEFAULT_RATE", "MAX_RATE", "THROTTLE_BLOCK_SECONDS", "RateLimiter", "SecClient", "shared_limiter"]
 
 log = logging.getLogger(__name__)
 
-Clock = Callable[[], float]
-Sleep = Callable[[float], None]
-
-MAX_RATE = 10.0
-DEFAULT_RATE = 8.0
-THROTTLE_BLOCK_SECONDS = 600.0
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 MAX_REDIRECTS = 5
+DEFAULT_DEADLINE = 300.0  # seconds per request, retries and waits included
+DEFAULT_MAX_BODY_BYTES = 1 << 30  # 1 GiB, compressed or decoded (SEC's largest payloads are ~100 MB)
 REPLAY_USER_AGENT = "edgar-warehouse replay (no network)"
 USER_AGENT_HELP = (
     'set SEC_USER_AGENT to your name and contact email, e.g. export SEC_USER_AGENT="Your Name you@example.com" '
@@ -80,6 +101,15 @@ DAILY_INDEX_TYPES = ("form", "master", "company")
 _PAGE_NAME = re.compile(r"^[A-Za-z0-9._-]+\.json$")
 # Archives paths that SEC rewrites in place: quarterly full indexes and directory listings.
 _MUTABLE_ARCHIVES = re.compile(r"^/Archives/edgar/(full-index|Feed|Oldloads)/|/$|/index\.(json|xml|html?)$")
+
+# SEC's refusal pages, told by their content (the status varies: 403 usually, sometimes 200 or 503).
+THROTTLE_PHRASE = b"request rate threshold exceeded"
+UNDECLARED_PHRASE = b"undeclared automated tool"
+_HTML_HEAD = re.compile(rb"^(?:\xef\xbb\xbf)?\s*(?:<!--.*?-->\s*)*(?:<!doctype\s+html|<html|<head|<title)",
+                        re.IGNORECASE | re.DOTALL)
+_PAGE_SNIFF_BYTES = 64 * 1024
+_JSON_KINDS = frozenset({"companyfacts", "submissions", "submissions_page", "company_tickers",
+                         "company_tickers_exchange"})
 
 
 # --------------------------------------------------------------------------- URL builders
@@ -165,88 +195,6 @@ def _as_date(day: date | str) -> date:
     raise TerminalError(f"not a date: {day!r} (expected a date, YYYY-MM-DD or YYYYMMDD)")
 
 
-# --------------------------------------------------------------------------- rate limiter
-
-class RateLimiter:
-    """Evenly spaced request starts (``1/rate`` seconds apart, never bursts) and SEC's throttle block.
-
-    Thread-safe: a caller waits while holding the lock, so concurrent callers queue up one interval
-    apart. ``sleep`` must advance ``clock`` (true of ``time.sleep``/``time.monotonic``).
-    """
-
-    def __init__(self, rate: float = DEFAULT_RATE, *, clock: Clock = time.monotonic, sleep: Sleep = time.sleep):
-        _check_rate(rate)
-        self._rate = float(rate)
-        self._clock = clock
-        self._sleep = sleep
-        self._lock = threading.Lock()
-        self._next_start: float | None = None
-        self._blocked_until: float | None = None
-
-    @property
-    def rate(self) -> float:
-        return self._rate
-
-    def slow_to(self, rate: float) -> None:
-        """Lower the rate to ``rate`` if that is slower (the process honours its slowest client)."""
-        _check_rate(rate)
-        with self._lock:
-            if rate < self._rate:
-                log.info("SEC request rate lowered from %.2f to %.2f/s", self._rate, rate)
-                self._rate = float(rate)
-
-    def acquire(self) -> float:
-        """Wait until the next request may start and return its start time (``clock()``)."""
-        with self._lock:
-            while True:
-                now = self._clock()
-                if self._next_start is None or now >= self._next_start:
-                    break
-                self._sleep(self._next_start - now)
-            self._next_start = now + 1.0 / self._rate
-            return now
-
-    def block(self, seconds: float) -> None:
-        """Refuse requests for ``seconds`` from now (never shortens a block already in force)."""
-        with self._lock:
-            until = self._clock() + seconds
-            if self._blocked_until is None or until > self._blocked_until:
-                self._blocked_until = until
-
-    def blocked_for(self) -> float:
-        """Seconds left in the throttle block, 0.0 when requests may go out."""
-        with self._lock:
-            if self._blocked_until is None:
-                return 0.0
-            return max(0.0, self._blocked_until - self._clock())
-
-
-def _check_rate(rate: float) -> None:
-    if not 0 < rate <= MAX_RATE:  # also refuses NaN
-        raise ConfigError(f"SEC request rate must be above 0 and at most {MAX_RATE:g}/s (fair access), got {rate!r}")
-
-
-_shared_lock = threading.Lock()
-_shared_limiters: dict[tuple[Clock, Sleep], RateLimiter] = {}
-
-
-def shared_limiter(
-    rate: float = DEFAULT_RATE, *, clock: Clock = time.monotonic, sleep: Sleep = time.sleep
-) -> RateLimiter:
-    """The process-wide limiter for this clock (created on first use); every SecClient shares it.
-
-    Asking for a slower ``rate`` than it has lowers it for everyone; a faster one changes nothing.
-    """
-    _check_rate(rate)
-    with _shared_lock:
-        limiter = _shared_limiters.get((clock, sleep))
-        if limiter is None:
-            limiter = _shared_limiters[(clock, sleep)] = RateLimiter(rate, clock=clock, sleep=sleep)
-            return limiter
-    limiter.slow_to(rate)
-    return limiter
-
-
 # --------------------------------------------------------------------------- user agent
 
 def resolve_user_agent(user_agent: str | None = None) -> str:
@@ -263,6 +211,130 @@ def resolve_user_agent(user_agent: str | None = None) -> str:
     if not _CONTACT.search(ua):
         raise ConfigError(f"SEC_USER_AGENT has no contact email address; {USER_AGENT_HELP}")
     return ua
+
+
+# --------------------------------------------------------------------------- SEC's refusal pages
+
+def is_html_page(body: bytes) -> bool:
+    """True when ``body`` starts like an HTML page (doctype, <html>, <head> or <title>)."""
+    return bool(_HTML_HEAD.match(body[:4096]))
+
+
+def sec_refusal_page(body: bytes, status: int) -> str | None:
+    """``"throttle"`` for SEC's Request Rate Threshold Exceeded page, ``"undeclared"`` for its
+    Undeclared Automated Tool page, else None.
+
+    Told by content: under 403 the phrase anywhere in the first 64 KiB; under any other status
+    (SEC has served the throttle page with 200) only in an HTML page, so a filing that merely
+    quotes the phrase is not mistaken for it. The throttle page also names undeclared tools, so
+    the throttle phrase is looked for first.
+    """
+    head = body[:_PAGE_SNIFF_BYTES]
+    if status != 403 and not is_html_page(head):
+        return None
+    lowered = head.lower()
+    if THROTTLE_PHRASE in lowered:
+        return "throttle"
+    if UNDECLARED_PHRASE in lowered:
+        return "undeclared"
+    return None
+
+
+def cache_problem(body: bytes, kind: str | None, *, document: str) -> str | None:
+    """Why ``body`` must not be cached as a ``kind`` document, or None when it may be.
+
+    Empty bodies and SEC's refusal pages never; a known ``kind`` must be what the content is
+    (``pipelines.detect``), and JSON kinds must end like JSON (a body cut short is not cached).
+    """
+    if not body.strip():
+        return "empty body"
+    if sec_refusal_page(body, 200) is not None:
+        return "an SEC refusal page"
+    if kind in KINDS:
+        try:
+            found = detect_kind(body, document=document)
+        except RejectedDocument as exc:
+            return exc.reason
+        if found != kind:
+            return f"content is {found}, not the {kind} asked for"
+        if kind in _JSON_KINDS and body.rstrip()[-1:] not in (b"}", b"]"):
+            return "JSON that does not end (cut short?)"
+    return None
+
+
+# --------------------------------------------------------------------------- body decoding
+
+class _IncompleteBody(Exception):
+    """The body received is not the whole body (retryable)."""
+
+
+def _decode_body(raw: bytes, encoding: str, limit: int, url: str) -> bytes:
+    """``raw`` decoded per Content-Encoding, checked complete; TerminalError above ``limit`` bytes."""
+    encoding = encoding.strip().lower()
+    if encoding in ("", "identity"):
+        return raw
+    if encoding in ("gzip", "x-gzip"):
+        wbits = zlib.MAX_WBITS | 16
+    elif encoding == "deflate":
+        wbits = zlib.MAX_WBITS if raw[:1] and (raw[0] & 0x0F) == 8 else -zlib.MAX_WBITS
+    else:
+        raise TerminalError(f"{url}: unsupported Content-Encoding {encoding!r}")
+    out = bytearray()
+    data = raw
+    while True:  # gzip may hold several members
+        d = zlib.decompressobj(wbits)
+        try:
+            out += d.decompress(data, limit + 1 - len(out))
+        except zlib.error as exc:
+            raise _IncompleteBody(f"corrupt {encoding} body ({exc})") from exc
+        if len(out) > limit:
+            raise TerminalError(f"{url}: {encoding} body inflates beyond {limit:,} bytes (refused)")
+        if d.unconsumed_tail:
+            raise TerminalError(f"{url}: {encoding} body inflates beyond {limit:,} bytes (refused)")
+        if not d.eof:
+            raise _IncompleteBody(f"incomplete {encoding} body: the stream stops after {len(raw):,} bytes "
+                                  f"before its end")
+        data = d.unused_data
+        if wbits != zlib.MAX_WBITS | 16 or not data.strip(b"\x00"):
+            return bytes(out)
+
+
+@dataclass(frozen=True)
+class _Reply:
+    """One complete HTTP response: status, headers and the decoded, checked body."""
+
+    status: int
+    headers: httpx.Headers
+    body: bytes
+
+
+class _Watchdog:
+    """Shut a response's socket down when the deadline passes, so a dripping server cannot hold a read."""
+
+    def __init__(self, response: httpx.Response, seconds: float):
+        self.fired = False
+        self._timer: threading.Timer | None = None
+        stream = response.extensions.get("network_stream")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if isinstance(sock, socket.socket):
+            self._timer = threading.Timer(max(0.0, seconds), self._fire, args=(sock,))
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _fire(self, sock: socket.socket) -> None:
+        self.fired = True
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+
+class _DeadlinePassed(Exception):
+    pass
 
 
 # --------------------------------------------------------------------------- cache
@@ -329,15 +401,30 @@ class _DiskCache:
             # The fetch itself succeeded; a cache that cannot be written only costs a refetch later.
             log.warning("cannot write cache entry for %s under %s: %s", url, self.root, exc.strerror or exc)
 
+    def evict(self, url: str) -> bool:
+        """Remove the entry of ``url``; True when there was one."""
+        removed = False
+        for path in self._paths(url):
+            try:
+                path.unlink()
+                removed = True
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                log.warning("cannot remove cache file %s: %s", path, exc.strerror or exc)
+        return removed
+
 
 # --------------------------------------------------------------------------- client
 
 class SecClient:
     """The SEC HTTP client. Use as a context manager or call ``close()``.
 
-    ``transport`` is any httpx transport (``ReplayTransport`` for offline runs, ``httpx.MockTransport``
-    in tests). ``clock``/``sleep`` time the rate limiter, backoff and throttle block; ``wall_clock``
-    (epoch seconds) reads Retry-After dates and the cache TTL. ``rng`` draws backoff jitter.
+    ``transport`` is any httpx transport (``ReplayTransport`` for offline runs, a loopback server or
+    ``httpx.MockTransport`` in tests). ``clock``/``sleep`` time the deadline and backoff;
+    ``wall_clock`` (epoch seconds) times the shared rate limiter and throttle block, Retry-After dates
+    and the cache TTL. ``rng`` draws backoff jitter. ``state_dir`` is the folder of the shared rate
+    limit (default ``pipelines.sec_ratelimit.default_state_dir()``); ``limiter`` replaces it.
     """
 
     def __init__(
@@ -350,36 +437,47 @@ class SecClient:
         backoff_max: float = 60.0,
         max_retry_after: float = THROTTLE_BLOCK_SECONDS,
         timeout: float = 30.0,
+        deadline: float = DEFAULT_DEADLINE,
+        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
         cache_dir: str | os.PathLike[str] | None = None,
         cache_ttl_seconds: float = 0,
+        record_dir: str | os.PathLike[str] | None = None,
         transport: httpx.BaseTransport | None = None,
         clock: Clock = time.monotonic,
         sleep: Sleep = time.sleep,
         wall_clock: Clock = time.time,
         rng: random.Random | None = None,
         limiter: RateLimiter | None = None,
+        state_dir: str | os.PathLike[str] | None = None,
     ):
         self._replay = isinstance(transport, ReplayTransport)
         if self._replay and user_agent == REPLAY_USER_AGENT:
             ua = user_agent
         else:
             ua = resolve_user_agent(user_agent)
-        _check_rate(rate)
+        check_rate(rate)
         if max_retries < 0:
             raise ConfigError(f"max_retries must be 0 or more, got {max_retries!r}")
+        if not deadline > 0 or not timeout > 0:
+            raise ConfigError(f"deadline and timeout must be above 0 seconds, got {deadline!r} and {timeout!r}")
         self.rate = float(rate)
         self.max_retries = max_retries
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
         self.max_retry_after = max_retry_after
+        self.timeout = float(timeout)
+        self.deadline = float(deadline)
+        self.max_body_bytes = int(max_body_bytes)
         self.cache_ttl_seconds = cache_ttl_seconds
         self.origin = "replay" if self._replay else "http"
         self._cache = _DiskCache(Path(cache_dir)) if cache_dir is not None else None
+        self._record = Path(record_dir) if record_dir is not None else None
         self._clock = clock
         self._sleep = sleep
         self._wall_clock = wall_clock
         self._rng = rng or random.Random()
         self._limiter_given = limiter
+        self._state_dir = state_dir
         self._limiter_obj: RateLimiter | None = None
         self._http = httpx.Client(
             transport=transport if transport is not None else httpx.HTTPTransport(),
@@ -398,9 +496,8 @@ class SecClient:
 
     @classmethod
     def recording(cls, root: str | os.PathLike[str], user_agent: str | None = None, **kwargs: Any) -> SecClient:
-        """A live client that also saves every 200 body under ``root`` for later replay."""
-        inner = kwargs.pop("transport", None) or httpx.HTTPTransport()
-        return cls(user_agent, transport=RecordingTransport(inner, root), **kwargs)
+        """A live client that also saves every validated 200 body under ``root`` for later replay."""
+        return cls(user_agent, record_dir=root, **kwargs)
 
     def close(self) -> None:
         self._http.close()
@@ -417,26 +514,46 @@ class SecClient:
 
     @property
     def limiter(self) -> RateLimiter:
-        """The limiter in force: the one given, else the process-wide one (created on first use)."""
+        """The limiter in force: the one given, else the one shared by every process of the user."""
         if self._limiter_obj is None:
-            self._limiter_obj = self._limiter_given or shared_limiter(self.rate, clock=self._clock, sleep=self._sleep)
+            self._limiter_obj = self._limiter_given or shared_limiter(
+                self.rate, clock=self._wall_clock, sleep=self._sleep,
+                state_dir=self._state_dir if self._state_dir is not None else default_state_dir())
         return self._limiter_obj
+
+    def evict(self, url: str) -> bool:
+        """Forget the cached body of ``url`` (call it when the body was rejected); True if one was cached."""
+        if self._cache is None:
+            return False
+        removed = self._cache.evict(str(url))
+        if removed:
+            log.info("cache entry for %s removed (rejected by its reader)", url)
+        return removed
 
     # -- the one request path
 
     def get(
         self, url: str, *, kind: str | None = None, expected_cik: int | None = None, accession: str | None = None
     ) -> Document:
-        """GET ``url`` and return its decoded body as a Document.
+        """GET ``url`` and return its decoded, complete body as a Document.
 
-        Raises NotFound (404 / not recorded), SecForbidden, SecThrottled, TransientError (retries
-        exhausted) or TerminalError (bad URL, other status).
+        ``kind`` (one of ``pipelines.detect.KINDS``) is what the caller expects: a body of another
+        kind is returned (for the parser to reject and record) but never cached. Raises NotFound
+        (404 / not recorded), SecForbidden, SecThrottled, TransientError (retries or deadline
+        exhausted) or TerminalError (bad URL, other status, body too large).
         """
         url = str(url)
         _check_sec_url(url)
         extra = {"kind": kind, "expected_cik": expected_cik, "accession": accession}
         immutable = is_immutable_url(url)
         cached = self._cache.load(url) if self._cache else None
+        if cached is not None:
+            problem = cache_problem(cached.body, kind, document=url)
+            if problem is not None:
+                log.warning("cache entry for %s is not a valid %s (%s); removed and refetching", url,
+                            kind or "document", problem)
+                self.evict(url)
+                cached = None
         if cached is not None and (immutable or self._fresh(cached)):
             log.debug("GET %s served from cache (%s)", url, "immutable" if immutable else "within TTL")
             return self._cached_document(url, cached, http_status=cached.status, fetched_at=cached.fetched_at, **extra)
@@ -447,14 +564,14 @@ class SecClient:
                 headers["If-None-Match"] = cached.etag
             if cached.last_modified:
                 headers["If-Modified-Since"] = cached.last_modified
-        response, retries, elapsed_ms = self._send(url, headers)
-        status = response.status_code
+        reply, retries, elapsed_ms = self._send(url, headers)
+        status = reply.status
         log.info("GET %s -> %d in %.0f ms, retries=%d%s", url, status, elapsed_ms, retries,
                  " (replay)" if self._replay else "")
 
         if status == 304 and cached is not None:
-            etag = response.headers.get("etag") or cached.etag
-            last_modified = response.headers.get("last-modified") or cached.last_modified
+            etag = reply.headers.get("etag") or cached.etag
+            last_modified = reply.headers.get("last-modified") or cached.last_modified
             refreshed = _CacheEntry(cached.body, cached.status, etag, last_modified, cached.fetched_at,
                                     self._wall_clock())
             if self._cache:
@@ -464,18 +581,24 @@ class SecClient:
             doc = Document(
                 uri=url,
                 origin=self.origin,
-                body=response.content,
+                body=reply.body,
                 fetched_at=utcnow(),
                 http_status=200,
-                etag=response.headers.get("etag"),
-                last_modified=response.headers.get("last-modified"),
+                etag=reply.headers.get("etag"),
+                last_modified=reply.headers.get("last-modified"),
                 **extra,
             )
-            if self._cache:
-                self._cache.store(url, _CacheEntry(doc.body, 200, doc.etag, doc.last_modified, doc.fetched_at,
-                                                   self._wall_clock()))
+            problem = cache_problem(doc.body, kind, document=url) if (self._cache or self._record) else None
+            if problem is not None:
+                log.warning("GET %s: not cached: %s", url, problem)
+            else:
+                if self._cache:
+                    self._cache.store(url, _CacheEntry(doc.body, 200, doc.etag, doc.last_modified,
+                                                       doc.fetched_at, self._wall_clock()))
+                if self._record:
+                    record_body(self._record, url, doc.body)
             return doc
-        self._raise_for_status(url, response)
+        self._raise_for_status(url, reply)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _fresh(self, entry: _CacheEntry) -> bool:
@@ -487,39 +610,53 @@ class SecClient:
                         http_status=http_status, etag=entry.etag, last_modified=entry.last_modified,
                         from_cache=True, **extra)
 
-    def _send(self, url: str, headers: dict[str, str]) -> tuple[httpx.Response, int, float]:
-        """Send with rate limiting, retries and redirects; return (response, retries used, elapsed ms).
+    def _send(self, url: str, headers: dict[str, str]) -> tuple[_Reply, int, float]:
+        """Send with rate limiting, retries, redirects and the overall deadline; return (reply, retries
+        used, elapsed ms of the last attempt).
 
         A redirect (301/302/303/307/308) is followed here, not by httpx, so each hop waits for the
         rate limiter and the throttle block like any request, and goes only to https://*.sec.gov.
+        SEC's refusal pages are recognised here, whatever their status, before any retry.
         """
+        deadline_at = self._clock() + self.deadline
         retries = 0
         hops = 0
         target = url
         while True:
             self._wait_turn(target)
             started = self._clock()
-            error: httpx.HTTPError | None = None
-            response: httpx.Response | None = None
+            error: Exception | None = None
+            reply: _Reply | None = None
             try:
-                response = self._http.get(target, headers=headers)
-            except (httpx.TransportError, httpx.DecodingError) as exc:
+                reply = self._attempt(target, headers, deadline_at)
+            except _DeadlinePassed as exc:
+                raise self._deadline_error(url, retries, str(exc)) from None
+            except (httpx.TransportError, _IncompleteBody) as exc:
+                if self._clock() >= deadline_at:
+                    raise self._deadline_error(url, retries, f"{type(exc).__name__}: {exc}") from exc
                 error = exc
-                reason = f"{type(exc).__name__}: {exc}"
+                reason = str(exc) if isinstance(exc, _IncompleteBody) else f"{type(exc).__name__}: {exc}"
             else:
-                status = response.status_code
+                status = reply.status
+                if not self._replay:
+                    page = sec_refusal_page(reply.body, status)
+                    if page == "throttle":
+                        self._throttled(url, status)
+                    if page == "undeclared":
+                        raise SecForbidden(f"{url}: SEC refused the User-Agent (HTTP {status}, Undeclared Automated "
+                                           f"Tool page); {USER_AGENT_HELP}")
                 if status in REDIRECT_STATUSES:
-                    target = self._redirect_target(url, target, response, hops)
+                    target = self._redirect_target(url, target, reply, hops)
                     hops += 1
                     continue
                 if status not in RETRY_STATUSES:
-                    return response, retries, (self._clock() - started) * 1000
+                    return reply, retries, (self._clock() - started) * 1000
                 reason = f"HTTP {status}"
             elapsed_ms = (self._clock() - started) * 1000
             if retries >= self.max_retries:
                 log.warning("GET %s -> %s in %.0f ms, retries=%d; giving up", target, reason, elapsed_ms, retries)
                 raise TransientError(f"{url}: gave up after {retries} retries (last: {reason})") from error
-            retry_after = _retry_after_seconds(response, self._wall_clock) if response is not None else None
+            retry_after = _retry_after_seconds(reply.headers, self._wall_clock) if reply is not None else None
             if retry_after is not None and retry_after > self.max_retry_after:
                 log.warning("GET %s -> %s, Retry-After %.0f s; giving up", target, reason, retry_after)
                 raise TransientError(
@@ -527,10 +664,73 @@ class SecClient:
                     f"try again later (last: {reason})"
                 ) from error
             delay = retry_after if retry_after is not None else self._backoff(retries)
+            if self._clock() + delay >= deadline_at:
+                log.warning("GET %s -> %s; a retry in %.2f s would pass the deadline; giving up", target, reason,
+                            delay)
+                raise self._deadline_error(url, retries, f"{reason}; next retry due in {delay:.1f} s") from error
             log.warning("GET %s -> %s in %.0f ms, retries=%d; retrying in %.2f s", target, reason, elapsed_ms,
                         retries, delay)
             self._sleep(delay)
             retries += 1
+
+    def _attempt(self, target: str, headers: dict[str, str], deadline_at: float) -> _Reply:
+        """One request: read the whole body within the deadline, check it is complete, decode it."""
+        remaining = deadline_at - self._clock()
+        if remaining <= 0:
+            raise _DeadlinePassed("no time left before the request")
+        wait = min(self.timeout, remaining)  # every single wait is bounded by the time left
+        request = self._http.build_request("GET", target, headers=headers, timeout=httpx.Timeout(wait))
+        response = self._http.send(request, stream=True)
+        watchdog = _Watchdog(response, deadline_at - self._clock())
+        try:
+            raw = bytearray()
+            try:
+                # The raw bytes as they came (transports that pre-read their body, like MockTransport
+                # and replay, still hold them in ``stream``); decoding is ours, to check completeness.
+                for chunk in response.stream:  # type: ignore[union-attr]
+                    raw += chunk
+                    if len(raw) > self.max_body_bytes:
+                        raise TerminalError(f"{target}: body larger than {self.max_body_bytes:,} bytes (refused)")
+                    if self._clock() >= deadline_at:
+                        raise _DeadlinePassed(f"body still arriving ({len(raw):,} bytes so far)")
+            except httpx.TransportError:
+                if watchdog.fired:
+                    raise _DeadlinePassed(f"body still arriving ({len(raw):,} bytes so far)") from None
+                raise
+        finally:
+            watchdog.cancel()
+            response.close()
+        status = response.status_code
+        if status == 304 or status == 204 or status < 200:
+            return _Reply(status, response.headers, b"")
+        declared = response.headers.get("content-length")
+        if declared is not None and "chunked" not in response.headers.get("transfer-encoding", "").lower():
+            try:
+                expected = int(declared)
+            except ValueError:
+                expected = -1
+            if expected != len(raw):
+                raise _IncompleteBody(f"incomplete body: Content-Length {declared} but {len(raw):,} bytes received")
+        if not raw and status != 200:  # an empty error response, whatever its Content-Encoding says
+            return _Reply(status, response.headers, b"")
+        body = _decode_body(bytes(raw), response.headers.get("content-encoding", ""), self.max_body_bytes, target)
+        return _Reply(status, response.headers, body)
+
+    def _deadline_error(self, url: str, retries: int, last: str) -> TransientError:
+        log.warning("GET %s: no complete response within the %.0f s deadline, retries=%d (%s)", url, self.deadline,
+                    retries, last)
+        return TransientError(f"{url}: no complete response within the {self.deadline:g} s deadline "
+                              f"(retries included; {retries} retries; last: {last})")
+
+    def _throttled(self, url: str, status: int) -> None:
+        self.limiter.block(THROTTLE_BLOCK_SECONDS, reason=f"HTTP {status} Request Rate Threshold Exceeded at {url}")
+        where = "every process sharing this SEC rate limit" if self.limiter.shared else "this process"
+        log.error("SEC throttled us (HTTP %d Request Rate Threshold Exceeded) at %s; blocking all requests of %s "
+                  "for %.0f s", status, url, where, THROTTLE_BLOCK_SECONDS)
+        raise SecThrottled(
+            f"{url}: SEC answered HTTP {status} Request Rate Threshold Exceeded; all requests of {where} "
+            f"are blocked for {THROTTLE_BLOCK_SECONDS:.0f} s"
+        )
 
     def _wait_turn(self, url: str) -> None:
         """Refuse while SEC's throttle block is in force, else wait for the rate limiter (not in replay)."""
@@ -539,16 +739,16 @@ class SecClient:
         remaining = self.limiter.blocked_for()
         if remaining > 0:
             raise SecThrottled(
-                f"{url}: not sent: SEC throttled this process (403 Request Rate Threshold Exceeded); "
+                f"{url}: not sent: SEC throttled this user (Request Rate Threshold Exceeded); "
                 f"requests resume in {remaining:.0f} s"
             )
         self.limiter.acquire()
 
     @staticmethod
-    def _redirect_target(url: str, current: str, response: httpx.Response, hops: int) -> str:
+    def _redirect_target(url: str, current: str, reply: _Reply, hops: int) -> str:
         """The URL a redirect points to, checked (sec.gov only, at most MAX_REDIRECTS hops)."""
-        status = response.status_code
-        location = response.headers.get("location")
+        status = reply.status
+        location = reply.headers.get("location")
         if not location:
             raise TerminalError(f"{url}: HTTP {status} redirect without a Location header")
         if hops >= MAX_REDIRECTS:
@@ -566,24 +766,13 @@ class SecClient:
         ceiling = min(self.backoff_max, self.backoff_base * (2 ** retries))
         return ceiling / 2 + self._rng.random() * ceiling / 2
 
-    def _raise_for_status(self, url: str, response: httpx.Response) -> None:
-        status = response.status_code
+    def _raise_for_status(self, url: str, reply: _Reply) -> None:
+        status = reply.status
         if status == 404:
-            if response.headers.get(REPLAY_MISSING_HEADER):
-                raise NotFound(response.text)
+            if reply.headers.get(REPLAY_MISSING_HEADER):
+                raise NotFound(reply.body.decode("utf-8", "replace"))
             raise NotFound(f"{url}: HTTP 404 Not Found")
         if status == 403:
-            text = response.text
-            if "Request Rate Threshold Exceeded" in text:
-                self.limiter.block(THROTTLE_BLOCK_SECONDS)
-                log.error("SEC throttled this process (403 Request Rate Threshold Exceeded) at %s; "
-                          "blocking all requests for %.0f s", url, THROTTLE_BLOCK_SECONDS)
-                raise SecThrottled(
-                    f"{url}: SEC answered 403 Request Rate Threshold Exceeded; all requests of this process "
-                    f"are blocked for {THROTTLE_BLOCK_SECONDS:.0f} s"
-                )
-            if "Undeclared Automated Tool" in text:
-                raise SecForbidden(f"{url}: SEC refused the User-Agent (403 Undeclared Automated Tool); {USER_AGENT_HELP}")
             raise SecForbidden(f"{url}: HTTP 403 Forbidden")
         if status == 304:
             raise TerminalError(f"{url}: HTTP 304 Not Modified but nothing is cached for it")
@@ -634,16 +823,18 @@ def _refuse_non_sec_request(request: httpx.Request) -> None:
     _check_sec_url(str(request.url))
 
 
-def _retry_after_seconds(response: httpx.Response, wall_clock: Clock) -> float | None:
+def _retry_after_seconds(headers: httpx.Headers, wall_clock: Clock) -> float | None:
     """Retry-After as seconds from now (delta-seconds or an HTTP date); None when absent or unreadable."""
-    value = response.headers.get("retry-after")
+    value = headers.get("retry-after")
     if value is None:
         return None
     value = value.strip()
     try:
-        return max(0.0, float(value))
+        seconds = float(value)
     except ValueError:
         pass
+    else:
+        return max(0.0, seconds) if seconds == seconds else None  # NaN is unreadable
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):

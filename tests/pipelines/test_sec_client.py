@@ -18,14 +18,16 @@ import pytest
 
 from pipelines.detect import detect_kind
 from pipelines.errors import ConfigError, NotFound, SecForbidden, SecThrottled, TerminalError, TransientError
-from pipelines.replay import RecordingTransport, ReplayTransport, url_relpath
+from pipelines.replay import ReplayTransport, url_relpath
 from pipelines.sec_client import (
     RateLimiter,
     SecClient,
     archive_url,
+    cache_problem,
     companyfacts_url,
     daily_index_url,
     is_immutable_url,
+    sec_refusal_page,
     shared_limiter,
     submissions_page_url,
     submissions_url,
@@ -89,6 +91,14 @@ class Server:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture(autouse=True)
+def state_dir(tmp_path, monkeypatch) -> Path:
+    """The shared rate limit's folder of this test (never the user's real ~/.cache/edgar-warehouse)."""
+    d = tmp_path / "sec-state"
+    monkeypatch.setenv("EDGAR_WAREHOUSE_STATE_DIR", str(d))
+    return d
 
 
 # ---------------------------------------------------------------- User-Agent
@@ -163,8 +173,8 @@ def test_requests_are_evenly_spaced_at_the_default_rate(clock):
     for _ in range(20):
         client.get(SUBS)
     gaps = [b - a for a, b in zip(server.times, server.times[1:], strict=False)]
-    assert gaps == pytest.approx([1 / 8] * 19)
-    assert clock.sleeps == pytest.approx([1 / 8] * 19)  # one sleep per request: no bursts, no extra waits
+    assert gaps == pytest.approx([1 / 8] * 19, abs=1e-5)
+    assert clock.sleeps == pytest.approx([1 / 8] * 19, abs=1e-5)  # one sleep per request: no bursts, no extra waits
 
 
 def test_never_more_than_ten_requests_in_any_second(clock):
@@ -207,21 +217,23 @@ def test_rate_above_ten_or_not_positive_is_refused(clock):
             RateLimiter(rate)
 
 
-def test_limiter_is_process_wide_and_lazy(clock):
+def test_limiter_is_process_wide_and_lazy(clock, state_dir):
     server = Server(clock)
     a, b = server.client(), server.client()
-    assert a.limiter is b.limiter is shared_limiter(clock=clock.now, sleep=clock.sleep)
+    assert a.limiter is b.limiter is shared_limiter(clock=clock.wall, sleep=clock.sleep, state_dir=state_dir)
+    assert a.limiter.shared
     for _ in range(5):
         a.get(SUBS)
         b.get(SUBS)
     gaps = [y - x for x, y in zip(server.times, server.times[1:], strict=False)]
-    assert gaps == pytest.approx([1 / 8] * 9)  # two clients, one spacing
+    assert gaps == pytest.approx([1 / 8] * 9, abs=1e-5)  # two clients, one spacing
+    assert (state_dir / "sec-rate.lock").is_file()  # ... kept where other processes see it
     server.client(rate=4).get(SUBS)  # a slower client slows the whole process
     a.get(SUBS)
     assert a.limiter.rate == 4
-    assert server.times[-1] - server.times[-2] == pytest.approx(1 / 4)
+    assert server.times[-1] - server.times[-2] == pytest.approx(1 / 4, abs=1e-5)
     # Importing the module creates no limiter (no import-time side effects).
-    code = "import pipelines.sec_client as m; assert m._shared_limiters == {}, m._shared_limiters"
+    code = "import pipelines.sec_client, pipelines.sec_ratelimit as m; assert m._shared_limiters == {}"
     subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True)
 
 
@@ -345,24 +357,26 @@ def test_archives_are_cached_forever(clock, tmp_path):
 
 def test_other_endpoints_revalidate_and_304_serves_cached_body(clock, tmp_path):
     lm = "Tue, 01 Oct 2024 10:00:00 GMT"
+    v1 = b'{"cik": "320193", "name": "Apple Inc.", "tickers": ["AAPL"], "filings": {"v": 1}}'
+    v2 = v1.replace(b'"v": 1', b'"v": 2')
     server = Server(clock, script=[
-        httpx.Response(200, headers={"etag": '"v1"', "last-modified": lm}, content=b'{"v": 1}'),
+        httpx.Response(200, headers={"etag": '"v1"', "last-modified": lm}, content=v1),
         httpx.Response(304, headers={"etag": '"v1"'}),
-        httpx.Response(200, headers={"etag": '"v2"'}, content=b'{"v": 2}'),
+        httpx.Response(200, headers={"etag": '"v2"'}, content=v2),
     ])
     client = server.client(cache_dir=tmp_path)
-    assert client.get(SUBS).body == b'{"v": 1}'
+    assert client.get(SUBS).body == v1
     assert "if-none-match" not in server.requests[0].headers
     doc = client.get(SUBS, kind="submissions", expected_cik=320193)
     assert server.requests[1].headers["if-none-match"] == '"v1"'
     assert server.requests[1].headers["if-modified-since"] == lm
     assert (doc.body, doc.from_cache, doc.http_status, doc.etag, doc.last_modified) == (
-        b'{"v": 1}', True, 304, '"v1"', lm)
+        v1, True, 304, '"v1"', lm)
     assert (doc.kind, doc.expected_cik) == ("submissions", 320193)
     doc = client.get(SUBS)
-    assert (doc.body, doc.from_cache, doc.etag) == (b'{"v": 2}', False, '"v2"')
+    assert (doc.body, doc.from_cache, doc.etag) == (v2, False, '"v2"')
     server.script = [httpx.Response(304)]  # the 200 replaced the entry: revalidated with the new ETag
-    assert client.get(SUBS).body == b'{"v": 2}'
+    assert client.get(SUBS).body == v2
     assert server.requests[-1].headers["if-none-match"] == '"v2"'
 
 
@@ -449,8 +463,8 @@ def test_recording_then_replay_round_trip(clock, tmp_path):
     body = b'{"0": {"cik_str": 320193, "ticker": "AAPL", "title": "Apple Inc."}}'
     server = Server(clock, default=lambda req: httpx.Response(
         200, headers={"content-encoding": "gzip"}, content=gzip.compress(body)))
-    live = SecClient(UA, transport=RecordingTransport(httpx.MockTransport(server), tmp_path),
-                     clock=clock.now, sleep=clock.sleep)
+    live = SecClient.recording(tmp_path, UA, transport=httpx.MockTransport(server), clock=clock.now,
+                               sleep=clock.sleep, wall_clock=clock.wall)
     assert live.fetch_company_tickers().body == body
     recorded = tmp_path / "www.sec.gov/files/company_tickers.json.gz"
     assert gzip.decompress(recorded.read_bytes()) == body
@@ -530,9 +544,9 @@ def test_redirect_hops_are_rate_limited_and_checked(clock):
     assert [str(r.url) for r in server.requests] == [SUBS, "https://www.sec.gov/Archives/old.txt", moved]
     # every hop waited its turn: evenly spaced at the default rate, one limiter sleep per hop
     gaps = [b - a for a, b in zip(server.times, server.times[1:], strict=False)]
-    assert gaps == pytest.approx([1 / 8] * 2) and clock.sleeps == pytest.approx([1 / 8] * 2)
+    assert gaps == pytest.approx([1 / 8] * 2, abs=1e-5) and clock.sleeps == pytest.approx([1 / 8] * 2, abs=1e-5)
     client.get(SUBS)  # the next request still waits one interval after the last hop
-    assert server.times[-1] - server.times[-2] == pytest.approx(1 / 8)
+    assert server.times[-1] - server.times[-2] == pytest.approx(1 / 8, abs=1e-5)
 
 
 @pytest.mark.parametrize("location, reason", [
@@ -553,4 +567,92 @@ def test_redirect_loop_gives_up(clock):
     with pytest.raises(TerminalError, match="more than 5 redirects"):
         server.client().get(SUBS)
     assert len(server.requests) == 6
-    assert clock.sleeps == pytest.approx([1 / 8] * 5)
+    assert clock.sleeps == pytest.approx([1 / 8] * 5, abs=1e-5)
+
+
+# ---------------------------------------------------------------- complete bodies, refusal pages by content
+
+
+def test_body_shorter_than_its_content_length_is_retried(clock):
+    body = b'{"cik": "320193", "name": "Apple Inc.", "tickers": ["AAPL"], "filings": {}}'
+    server = Server(clock, script=[
+        httpx.Response(200, headers={"content-length": str(len(body))}, content=body[:10]),
+        httpx.Response(200, headers={"content-encoding": "gzip"}, content=gzip.compress(body)[:-8]),  # no trailer
+        httpx.Response(200, headers={"content-encoding": "gzip"}, content=gzip.compress(body)),
+    ])
+    doc = server.client().get(SUBS, kind="submissions")
+    assert doc.body == body and len(server.requests) == 3
+    server = Server(clock, default=lambda req: httpx.Response(
+        200, headers={"content-encoding": "gzip"}, content=gzip.compress(body)[:20]))
+    with pytest.raises(TransientError, match=r"gave up after 2 retries \(last: incomplete gzip body"):
+        server.client(max_retries=2).get(SUBS)
+
+
+def test_gzip_bomb_is_refused_without_inflating_it(clock):
+    bomb = gzip.compress(b"\0" * (64 << 20))  # 64 MiB of zeros in ~64 KB
+    server = Server(clock, default=lambda req: httpx.Response(200, headers={"content-encoding": "gzip"},
+                                                              content=bomb))
+    with pytest.raises(TerminalError, match="inflates beyond 1,048,576 bytes"):
+        server.client(max_body_bytes=1 << 20).get(ARCHIVE)
+    assert len(server.requests) == 1  # not retried
+
+
+def test_throttle_page_is_recognised_by_content_whatever_the_status(clock, tmp_path):
+    server = Server(clock, script=[httpx.Response(200, content=RATE_PAGE)])
+    client = server.client(cache_dir=tmp_path / "cache")
+    with pytest.raises(SecThrottled, match="HTTP 200 Request Rate Threshold Exceeded"):
+        client.get(ARCHIVE, kind="ownership")
+    assert not (tmp_path / "cache").exists()
+    with pytest.raises(SecThrottled, match="resume in 600 s"):
+        client.get(SUBS)
+    assert len(server.requests) == 1
+
+
+def test_a_document_quoting_the_phrase_is_not_a_throttle_page(clock):
+    filing = b"<SEC-DOCUMENT>... remarks: Request Rate Threshold Exceeded ...</SEC-DOCUMENT>"
+    server = Server(clock, default=lambda req: httpx.Response(200, content=filing))
+    assert server.client().get(ARCHIVE).body == filing
+    assert sec_refusal_page(filing, 200) is None and sec_refusal_page(filing, 403) == "throttle"
+    assert sec_refusal_page(UNDECLARED_PAGE, 200) == "undeclared"
+
+
+def test_undeclared_tool_page_with_200_is_forbidden_not_a_document(clock, tmp_path):
+    server = Server(clock, script=[httpx.Response(200, content=UNDECLARED_PAGE)])
+    with pytest.raises(SecForbidden, match="Undeclared Automated Tool"):
+        server.client(cache_dir=tmp_path / "cache").get(SUBS, kind="submissions")
+    assert not (tmp_path / "cache").exists()
+
+
+@pytest.mark.parametrize("body, kind, problem", [
+    (b"", None, "empty body"),
+    (b"<!DOCTYPE html><html><body>Error</body></html>", "companyfacts", "HTML page"),
+    (b'{"cik": "320193", "name": "Apple Inc.", "tickers": ["AAPL"], "filings": {}}', "companyfacts",
+     "not the companyfacts asked for"),
+    (b'{"cik": "320193", "name": "Apple Inc.", "tickers": ["AAPL"], "filings": {"recent": {"form": ["4"',
+     "submissions", "does not end"),
+])
+def test_bodies_that_fail_validation_are_returned_but_not_cached(clock, tmp_path, body, kind, problem):
+    assert problem in (cache_problem(body, kind, document="x") or "")
+    server = Server(clock, default=lambda req: httpx.Response(200, content=body))
+    client = server.client(cache_dir=tmp_path / "cache")
+    assert client.get(SUBS, kind=kind).body == body
+    assert not list((tmp_path / "cache").rglob("*.gz")) if (tmp_path / "cache").exists() else True
+    client.get(SUBS, kind=kind)
+    assert len(server.requests) == 2  # asked again: nothing was kept
+
+
+def test_evict_removes_a_cached_entry(clock, tmp_path):
+    server = Server(clock, default=lambda req: httpx.Response(200, content=b"<SEC-DOCUMENT>x</SEC-DOCUMENT>"))
+    client = server.client(cache_dir=tmp_path)
+    client.get(ARCHIVE)
+    assert client.evict(ARCHIVE) and not client.evict(ARCHIVE)
+    assert not list(tmp_path.rglob("*.gz"))
+    client.get(ARCHIVE)
+    assert len(server.requests) == 2
+
+
+def test_overall_deadline_with_a_fake_clock(clock):
+    server = Server(clock, default=lambda req: httpx.Response(503))
+    with pytest.raises(TransientError, match="within the 10 s deadline"):
+        server.client(max_retries=50, backoff_base=1.0, deadline=10).get(SUBS)
+    assert sum(clock.sleeps) < 10
