@@ -157,7 +157,7 @@ def refresh(
     ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Ticker (repeatable).")] = None,
     cik: Annotated[list[int] | None, typer.Option("--cik", "-c", help="CIK (repeatable).")] = None,
     replay: Annotated[Path | None, typer.Option(help="Serve recorded responses from this folder (no network).")] = None,
-    record: Annotated[Path | None, typer.Option(help="Live, and write every response into this replay folder.")] = None,
+    record: Annotated[Path | None, typer.Option(help="Live, and write every validated response into this replay folder.")] = None,
     cache_dir: Annotated[Path | None, typer.Option(help="On-disk HTTP cache for live runs [default: <db>.http-cache beside the warehouse].")] = None,
     insider_since: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="Fetch Forms 3/4/5 filed on/after this date.")] = None,
     insider_until: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="... and on/before this date.")] = None,
