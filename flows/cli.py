@@ -280,8 +280,8 @@ def compare(
 ) -> None:
     """One row per company for a metric or concept in a fiscal year, with warnings when periods,
     tags or currencies do not line up. Margins and growth are fractions (0.1369 = 13.69%)."""
-    from warehouse.metrics import UnknownMetricError
-    from warehouse.metrics import compare as compare_rows
+    from warehouse.compare import compare as compare_rows
+    from warehouse.vocabulary import UnknownMetricError
 
     with reader(State.db) as con:
         companies = _companies(con, cik, ticker)
@@ -309,8 +309,8 @@ def growth(
     format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
 ) -> None:
     """Growth of a standard concept between two fiscal years, as a fraction, with both inputs."""
-    from warehouse.metrics import UnknownMetricError
-    from warehouse.metrics import growth as growth_of
+    from warehouse.growth import growth as growth_of
+    from warehouse.vocabulary import UnknownMetricError
 
     with reader(State.db) as con:
         rows = []
@@ -334,7 +334,7 @@ def checks(name: Annotated[str | None, typer.Argument(help="One check's offendin
            format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
            limit: Annotated[int, typer.Option(help="Rows shown in table format (0 = all).")] = 50) -> None:
     """Data-quality checks: balance-sheet identity, gross profit identity, quarters summing to the year."""
-    from warehouse.metrics import run_check
+    from warehouse.checks import run_check
 
     with reader(State.db) as con:
         if name:

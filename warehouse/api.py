@@ -69,7 +69,7 @@ class Warehouse:
     def compare(self, metric_or_concept: str, companies: list[int | str], fiscal_year: int,
                 fiscal_period: str = "FY") -> pl.DataFrame:
         """One row per company, with a ``warnings`` list (misaligned periods, tags, currencies)."""
-        from warehouse.metrics import compare
+        from warehouse.compare import compare
 
         rows = compare(self.con, metric_or_concept, [self.cik(c) for c in companies], fiscal_year, fiscal_period)
         return pl.DataFrame(rows, infer_schema_length=None)

@@ -175,7 +175,8 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Parsed | Rejected
 
 
 def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport) -> None:
-    from warehouse.metrics import refresh_metrics, run_checks
+    from warehouse.checks import run_checks
+    from warehouse.metrics_refresh import refresh_metrics
 
     counts = refresh_metrics(con, report.load_id)
     report.row_counts.update({k: counts[k] for k in ("derived_metrics", "metric_lineage")})

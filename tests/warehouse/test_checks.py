@@ -7,9 +7,10 @@ import json
 import pytest
 
 from helpers import COMPANYFACTS_DIR, load_files
+from warehouse.checks import check_names, run_check, run_checks
 from warehouse.db import connect, fetch_all
-from warehouse.metrics import MetricsError, check_names, run_check, run_checks
 from warehouse.sqlfiles import sql
+from warehouse.vocabulary import MetricsError
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,9 @@ from decimal import Decimal
 import pytest
 
 from helpers import COMPANYFACTS_DIR, load_files
+from warehouse.compare import compare
 from warehouse.db import connect
-from warehouse.metrics import UnknownMetricError, compare
+from warehouse.vocabulary import UnknownMetricError
 
 AAPL, NVDA = 320193, 1045810
 

@@ -11,8 +11,10 @@ import pytest
 from pipelines.companyfacts import parse_companyfacts
 from pipelines.documents import read_local_document
 from warehouse.db import connect, fetch_all, fetch_value
+from warehouse.growth import growth
 from warehouse.load import Parsed, load_batch
-from warehouse.metrics import UnknownMetricError, growth, refresh_metrics
+from warehouse.metrics_refresh import refresh_metrics
+from warehouse.vocabulary import UnknownMetricError
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CF = FIXTURES / "sec" / "data.sec.gov" / "api" / "xbrl" / "companyfacts"

@@ -4,6 +4,7 @@
 -- tolerance: 0.5 % of total assets (mezzanine/temporary equity is not part of either side), at least 1 unit.
 -- grain of offending rows: (cik, period_end, unit, identity). severity = |difference| / |total_assets|.
 -- input: check_facts = standard_facts of the companies being checked (staged by warehouse.metrics).
+-- reads: check_facts
 WITH s AS (SELECT * FROM check_facts WHERE duration_class = 'instant'
              AND standard_concept IN ('total_assets', 'total_liabilities', 'total_equity', 'liabilities_and_equity')),
 p AS (

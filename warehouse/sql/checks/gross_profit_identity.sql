@@ -4,6 +4,7 @@
 -- matched a narrower tag (goods_only...) than the one the company's gross profit is built on.
 -- grain of offending rows: (cik, period_start, period_end, unit). severity = |difference| / |revenue|.
 -- input: check_facts = standard_facts of the companies being checked (staged by warehouse.metrics).
+-- reads: check_facts
 WITH s AS (SELECT * FROM check_facts WHERE duration_class IN ('quarter', 'six_months', 'nine_months', 'annual')
              AND standard_concept IN ('revenue', 'cost_of_revenue', 'gross_profit')),
 p AS (

@@ -4,6 +4,7 @@
 -- ends on the FY end). tolerance: 0.5 % of the FY value, at least 1 unit.
 -- grain of offending rows: (cik, standard_concept, unit, fiscal year period). severity = |difference| / |FY|.
 -- input: check_facts = standard_facts of the companies being checked (staged by warehouse.metrics).
+-- reads: check_facts, standard_concepts, subtractable_unit
 WITH s AS (
     SELECT sf.* FROM check_facts sf
     JOIN standard_concepts c ON c.standard_concept = sf.standard_concept AND c.chain_rank = 1 AND c.additive

@@ -4,7 +4,11 @@
 --           tag, cik, unit, fiscal year and period_start; additive currency flows only (never
 --           per-share values, ratios or instants); only when no tagged discrete quarter ends that day
 -- grain:    (standard concept, cik, period_start, period_end, unit, input versions)
+-- flags:    tag_differs_from_ytd_pick when the quarter comes from another tag than the one the longer
+--           period's standard value matched (that tag does not report the shorter period)
 -- rule_version: discrete_quarter.v1
+-- reads: sfv, edge
+-- appends: metric_candidates
 SELECT standard_concept AS metric, cik, fiscal_year, fiscal_period, duration_class, period_start, period_end,
        value, unit, unit AS input_unit, taxonomy, derivation,
        CASE derivation
@@ -12,7 +16,7 @@ SELECT standard_concept AS metric, cik, fiscal_year, fiscal_period, duration_cla
            WHEN 'derived_q3' THEN standard_concept || '(nine months YTD) - ' || standard_concept || '(six months YTD)'
            ELSE standard_concept || '(FY) - ' || standard_concept || '(nine months YTD)' END AS formula,
        'discrete_quarter.v1' AS rule_version, known_from, CAST(NULL AS VARCHAR) AS null_reason,
-       CAST([] AS VARCHAR[]) AS flags,
+       flags,
        list_transform(inputs, x -> edge(x.step, x, NULL)) AS inputs
 FROM sfv
 WHERE derivation LIKE 'derived_%'

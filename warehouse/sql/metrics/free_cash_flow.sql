@@ -4,6 +4,8 @@
 --           fiscal year), unit and taxonomy family; else value NULL with null_reason
 -- grain:    (cik, period_start, period_end, input unit, input versions); unit = the input currency
 -- rule_version: free_cash_flow.v1
+-- reads: sfv, edge, same_period_pair
+-- appends: metric_candidates
 SELECT 'free_cash_flow' AS metric, cik, fiscal_year, fiscal_period, duration_class, period_start, period_end,
        CASE WHEN a_unit = b_unit AND a_taxonomy = b_taxonomy THEN a_value - b_value END AS value,
        a_unit AS unit, a_unit AS input_unit, a_taxonomy AS taxonomy, 'formula' AS derivation,

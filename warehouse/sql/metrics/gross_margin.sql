@@ -5,4 +5,6 @@
 --           else value NULL with null_reason
 -- grain:    (cik, period_start, period_end, input unit, input versions); unit = pure
 -- rule_version: gross_margin.v1
+-- reads: sfv, edge, ratio_of
+-- appends: metric_candidates
 SELECT * FROM ratio_of('gross_margin', 'gross_profit', 'revenue', 'gross_margin.v1')

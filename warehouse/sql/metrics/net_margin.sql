@@ -5,4 +5,6 @@
 --           else value NULL with null_reason
 -- grain:    (cik, period_start, period_end, input unit, input versions); unit = pure
 -- rule_version: net_margin.v1
+-- reads: sfv, edge, ratio_of
+-- appends: metric_candidates
 SELECT * FROM ratio_of('net_margin', 'net_income', 'revenue', 'net_margin.v1')

@@ -7,6 +7,8 @@
 --           when the two periods' lengths differ by more than 3 days
 -- grain:    (cik, current period_start, period_end, input unit, input versions); unit = pure
 -- rule_version: revenue_growth_yoy.v1
+-- reads: sfv, edge, fiscal_calendar
+-- appends: metric_candidates
 WITH r AS (SELECT * FROM sfv WHERE standard_concept = 'revenue' AND duration_class IN ('quarter', 'annual')),
 keys AS (
     SELECT cik, unit, duration_class, period_start, period_end,

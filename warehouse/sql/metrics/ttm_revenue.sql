@@ -6,6 +6,8 @@
 --           family, else value NULL with null_reason
 -- grain:    (cik, period_start, period_end, input unit, input versions); period = the twelve months
 -- rule_version: ttm_revenue.v1
+-- reads: sfv, edge
+-- appends: metric_candidates
 WITH q AS (SELECT * FROM sfv WHERE standard_concept = 'revenue' AND duration_class = 'quarter'),
 fy AS (SELECT * FROM sfv WHERE standard_concept = 'revenue' AND duration_class = 'annual'),
 qk AS (SELECT cik, unit, period_start, period_end, any_value(fiscal_year) AS fiscal_year,

@@ -1,10 +1,12 @@
--- compare(): one standard concept for a fiscal year/period across companies ($ciks), one row per
--- company (USD preferred when a company reports several units). FY = the annual value or the
+-- compare(): one standard concept ($name) for a fiscal year/period across companies ($ciks): every
+-- unit a company has for that period (the caller picks the reporting currency), with unit_rows =
+-- how many of the company's values of the concept are in that unit. FY = the annual value or the
 -- instant at the fiscal year end; Qn = the discrete quarter (tagged or derived) or the instant.
-SELECT cik, fiscal_year, fiscal_period, duration_class, period_start, period_end, value, unit,
-       split_part(unit, '/', 1) AS currency, taxonomy, matched_tag, tags_tried, accession, derivation,
-       CAST(NULL AS VARCHAR) AS null_reason, known_from
-FROM standard_facts
-WHERE standard_concept = $name AND list_contains($ciks, cik) AND fiscal_year = $fy AND fiscal_period = $fp
+WITH sf AS (SELECT * FROM standard_facts WHERE standard_concept = $name AND list_contains($ciks, cik)),
+usage AS (SELECT cik, unit, count(*) AS unit_rows FROM sf GROUP BY cik, unit)
+SELECT sf.cik, fiscal_year, fiscal_period, duration_class, period_start, period_end, value, sf.unit,
+       split_part(sf.unit, '/', 1) AS currency, taxonomy, matched_tag, scope, tags_tried, accession, derivation,
+       CAST(NULL AS VARCHAR) AS null_reason, known_from, chain_rank, usage.unit_rows
+FROM sf JOIN usage ON usage.cik = sf.cik AND usage.unit = sf.unit
+WHERE fiscal_year = $fy AND fiscal_period = $fp
   AND duration_class IN ('instant', CASE WHEN $fp = 'FY' THEN 'annual' ELSE 'quarter' END)
-QUALIFY row_number() OVER (PARTITION BY cik ORDER BY unit = 'USD' DESC, unit, chain_rank) = 1

@@ -1,5 +1,7 @@
 -- Version number and successor of every metric version of the refreshed companies, in known_from
 -- order within (metric, cik, period_start, period_end, input_unit). Values are never touched.
+-- reads: derived_metrics
+-- creates: -
 UPDATE derived_metrics
 SET version = r.version, superseded_by_metric_id = r.next_id, superseded_at = r.next_at
 FROM (

@@ -1,4 +1,7 @@
--- Session helper for the metric files, created once sfv exists (table macros bind at creation).
+-- Session helpers for the metric files, created once sfv exists (table macros bind at creation).
+-- reads: sfv, edge
+-- creates: same_period_pair, ratio_of
+--
 -- same_period_pair(a, b): for two standard concepts, every combination of their versions that was
 -- ever current for the same company and exact period (discrete quarters and fiscal years), at the
 -- moment it became current (known_from). One row per a-unit: the b with the same unit when there is

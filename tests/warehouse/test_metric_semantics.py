@@ -1,0 +1,78 @@
+"""What a metric means (issue 11, on the vendored companyfacts): versions only for real changes,
+lineage naming the filing that first reported each input, quarters whose year and year-to-date
+parts line up, revenue as the top line."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from warehouse.db import connect, fetch_all, fetch_value
+
+AAPL, NVDA, APH = 320193, 1045810, 820313
+
+
+@pytest.fixture(scope="module")
+def con(loaded_warehouse):
+    c = connect(loaded_warehouse, read_only=True)
+    yield c
+    c.close()
+
+
+def test_no_metric_version_repeats_the_input_values_of_the_one_before(con):
+    # A later 10-K that re-files an input with the same value is a confirmation: no new version.
+    repeated = fetch_value(con, """
+        WITH v AS (
+            SELECT d.metric_id, d.metric, d.cik, d.period_start, d.period_end, d.input_unit, d.version,
+                   (SELECT list(l.role || ':' || l.step || ':' || l.concept || '=' || CAST(l.value AS VARCHAR)
+                                ORDER BY l.role, l.step)
+                    FROM metric_lineage l WHERE l.metric_id = d.metric_id) AS input_values
+            FROM derived_metrics d)
+        SELECT count(*) FROM v a JOIN v b
+          ON b.metric = a.metric AND b.cik = a.cik AND b.period_start IS NOT DISTINCT FROM a.period_start
+         AND b.period_end = a.period_end AND b.input_unit IS NOT DISTINCT FROM a.input_unit
+         AND b.version = a.version + 1
+        WHERE a.input_values = b.input_values""")
+    assert repeated == 0
+
+
+def test_standing_version_names_the_filing_that_first_reported_each_input(con):
+    # Apple FY2023 operating cash flow and capex: first in the FY2023 10-K (0000320193-23-000106),
+    # repeated unchanged in the FY2024 and FY2025 10-Ks.
+    rows = fetch_all(con, """
+        SELECT d.version, l.role, l.accession, l.value FROM derived_metrics_current d
+        JOIN metric_lineage l USING (metric_id)
+        WHERE d.cik = ? AND d.metric = 'free_cash_flow' AND d.fiscal_year = 2023 AND d.fiscal_period = 'FY'
+          AND d.input_unit = 'USD' ORDER BY l.role""", [AAPL])
+    assert rows == [(1, "capital_expenditure", "0000320193-23-000106", Decimal("10959000000")),
+                    (1, "operating_cash_flow", "0000320193-23-000106", Decimal("110543000000"))]
+
+
+@pytest.mark.parametrize("fy, value, ytd, nine_months", [
+    (2021, Decimal("5003000000"), Decimal("16675000000"), Decimal("11672000000")),
+    (2022, Decimal("7643000000"), Decimal("26914000000"), Decimal("19271000000")),
+])
+def test_nvidia_q4_revenue_exists_when_one_tag_gives_both_year_and_nine_months(con, fy, value, ytd, nine_months):
+    # NVIDIA tags its FY2021/FY2022 year as RevenueFromContractWithCustomer... and its nine months
+    # as Revenues; Revenues is reported for both, so Q4 = Revenues(FY) - Revenues(9M), flagged.
+    rows = fetch_all(con, """
+        SELECT d.value, d.derivation, d.flags, l.step, l.concept, l.value FROM derived_metrics_current d
+        JOIN metric_lineage l USING (metric_id)
+        WHERE d.cik = ? AND d.metric = 'revenue' AND d.fiscal_year = ? AND d.fiscal_period = 'Q4'
+        ORDER BY l.step DESC""", [NVDA, fy])
+    assert rows == [(value, "derived_q4", ["tag_differs_from_ytd_pick"], "ytd", "Revenues", ytd),
+                    (value, "derived_q4", ["tag_differs_from_ytd_pick"], "less_ytd", "Revenues", nine_months)]
+    margins = fetch_all(con, "SELECT metric FROM derived_metrics_current WHERE cik = ? AND fiscal_year = ?"
+                             " AND fiscal_period = 'Q4' AND duration_class = 'quarter' AND metric LIKE '%margin'"
+                             " ORDER BY 1", [NVDA, fy])
+    assert [m for (m,) in margins] == ["gross_margin", "net_margin", "operating_margin"]
+
+
+def test_a_rounded_total_does_not_beat_the_exact_one(con):
+    # Amphenol FY2023: RevenueFromContractWithCustomer... 12,554,700,000 and Revenues 12,555,000,000
+    # (the same total rounded to millions): equal within rounding, so chain order keeps the exact one.
+    rows = fetch_all(con, """
+        SELECT l.concept, l.value FROM derived_metrics_current d JOIN metric_lineage l USING (metric_id)
+        WHERE d.cik = ? AND d.metric = 'ttm_revenue' AND d.fiscal_year = 2023 AND d.fiscal_period = 'Q4'""", [APH])
+    assert rows == [("RevenueFromContractWithCustomerExcludingAssessedTax", Decimal("12554700000"))]

@@ -1,0 +1,75 @@
+"""Declared SQL steps: every step file says what it reads and creates, the runner checks the order
+from those headers, parameters are bound, the metric list is the rule files."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from warehouse.db import connect, fetch_all
+from warehouse.metrics_refresh import refresh_plan, standard_values_plan
+from warehouse.sql_steps import StepError, check_order, existing_objects, folder_steps, load_step
+from warehouse.vocabulary import metric_names
+
+WAREHOUSE = Path(__file__).resolve().parents[2] / "warehouse"
+
+
+@pytest.fixture
+def con(tmp_path):
+    c = connect(tmp_path / "w.duckdb")
+    yield c
+    c.close()
+
+
+def test_every_step_declares_reads_and_creates_or_appends():
+    for step in refresh_plan() + folder_steps("checks"):
+        header = [ln for ln in step.text.splitlines() if ln.startswith("--")]
+        assert any(re.match(r"--\s*reads:", ln) for ln in header), step.name
+        if not step.name.startswith("checks/"):
+            assert any(re.match(r"--\s*(creates|appends):", ln) for ln in header), step.name
+
+
+def test_the_plan_is_in_a_valid_order_and_metric_rules_come_before_their_reader(con):
+    plan = refresh_plan()
+    check_order(plan, existing_objects(con))
+    names = [s.name for s in plan]
+    first_rule = min(i for i, n in enumerate(names) if n.startswith("metrics/"))
+    assert names[first_rule - 1] == "refresh/60_metric_candidates"
+    assert names.index("refresh/70_new_metrics") > max(i for i, n in enumerate(names) if n.startswith("metrics/"))
+    assert [s.name for s in standard_values_plan()][-1] == "refresh/40_timeline"
+
+
+def test_an_out_of_order_plan_is_refused_naming_the_step(con):
+    plan = refresh_plan()
+    swapped = [plan[0], plan[2], plan[1], *plan[3:]]  # reported timeline before its candidates
+    with pytest.raises(StepError, match="20_reported_timeline.sql reads 'std_cand'"):
+        check_order(swapped, existing_objects(con))
+    rules = folder_steps("metrics")
+    late = [s for s in plan if not s.name.startswith("metrics/")]
+    late.insert(late.index(next(s for s in late if s.name == "refresh/70_new_metrics")) + 1, rules[0])
+    with pytest.raises(StepError, match="before metrics/"):
+        check_order(late, existing_objects(con))
+
+
+def test_parameters_are_bound_never_spliced():
+    for step in refresh_plan():
+        assert set(step.params) <= {"ciks", "load_id"}, step.name
+    mine = ["metrics_refresh", "checks", "compare", "growth", "vocabulary", "sql_steps", "metrics"]
+    sources = "\n".join((WAREHOUSE / f"{m}.py").read_text() for m in mine)
+    assert '.replace("$' not in sources and '.replace("{' not in sources
+
+
+def test_metric_names_are_the_rule_files(loaded_warehouse):
+    c = connect(loaded_warehouse, read_only=True)
+    try:
+        stored = {m for (m,) in fetch_all(c, "SELECT DISTINCT metric FROM derived_metrics WHERE derivation = 'formula'")}
+    finally:
+        c.close()
+    assert stored == set(metric_names())
+
+
+def test_step_headers_parse(tmp_path):
+    step = load_step("refresh/20_reported_timeline")
+    assert step.reads[0] == "std_cand" and step.creates == ("std_rep",) and step.appends == ()

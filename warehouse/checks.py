@@ -1,0 +1,67 @@
+"""Data-quality checks: each file in warehouse/sql/checks/ returns its offending rows (with a
+``severity``) from ``check_facts``, the current standard values of the companies checked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import duckdb
+
+from warehouse.db import fetch_value
+from warehouse.metrics_refresh import ciks_of_load, standard_values_plan
+from warehouse.sql_steps import StepError, folder_steps, run_steps
+from warehouse.sqlfiles import sql, sql_names
+from warehouse.vocabulary import MetricsError
+
+
+def check_names() -> list[str]:
+    """Data-quality check files shipped in warehouse/sql/checks/."""
+    return sql_names("checks")
+
+
+def _stage_for(con: duckdb.DuckDBPyConnection, ciks: list[int]) -> None:
+    """check_facts for ``ciks`` only: the refresh's own standard-value steps, filtered on the
+    companies from their first read of fact_versions (never all companies filtered afterwards),
+    and their current intervals kept."""
+    plan = standard_values_plan()
+    run_steps(con, plan, {"ciks": ciks}, keep=["sfv"])
+    con.execute("CREATE OR REPLACE TEMP TABLE check_facts AS SELECT * FROM sfv WHERE valid_to IS NULL")
+    con.execute("DROP TABLE sfv")
+
+
+def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int] | None = None) -> dict[str, int]:
+    """Run every check over ``ciks`` (default: the companies whose facts ``load_id`` inserted)
+    and store (replace) its result for ``load_id``. The sample keeps the five most severe rows.
+    Returns check name -> offending row count."""
+    cik_list = sorted({int(c) for c in ciks}) if ciks is not None else ciks_of_load(con, load_id)
+    results: dict[str, int] = {}
+    try:
+        _stage_for(con, cik_list)
+    except (StepError, duckdb.Error) as exc:
+        raise MetricsError(f"staging the checks' standard facts failed: {exc}") from exc
+    con.execute("DELETE FROM check_results WHERE load_id = ?", [load_id])
+    for step in folder_steps("checks"):
+        name = step.name.split("/", 1)[1]
+        try:
+            n = fetch_value(
+                con,
+                "INSERT INTO check_results (load_id, check_name, offending_rows, sample, checked_at) "
+                "SELECT ?, ?, count(*), CAST(to_json(list(t ORDER BY t.severity DESC)[1:5]) AS JSON), "
+                "CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP) "
+                f"FROM ({step.text}) t RETURNING offending_rows",
+                [load_id, name])
+        except duckdb.Error as exc:
+            raise MetricsError(f"check {name} failed: {exc}") from exc
+        results[name] = int(n or 0)
+    con.execute("DROP TABLE IF EXISTS check_facts")
+    return results
+
+
+def run_check(con: duckdb.DuckDBPyConnection, name: str) -> list[dict]:
+    """Offending rows of one check over every company (most severe first), without storing anything."""
+    if name not in check_names():
+        raise MetricsError(f"no check named {name!r}; known: {', '.join(check_names())}")
+    con.execute("CREATE OR REPLACE TEMP TABLE check_facts AS SELECT * FROM standard_facts")
+    cur = con.execute(f"SELECT * FROM ({sql(f'checks/{name}')}) t ORDER BY severity DESC")
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]

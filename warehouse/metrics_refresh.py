@@ -1,0 +1,76 @@
+"""Metrics refresh: append every derived metric version not stored yet, with lineage to the exact
+fact versions, for the companies a load changed.
+
+The rules live in SQL: standard concepts are data (table ``standard_concepts``), each metric is one
+file in ``warehouse/sql/metrics/`` (header: formula, inputs, grain, rule version), and the refresh
+is the declared steps of ``warehouse/sql/refresh/`` (each names what it reads and creates; see
+:mod:`warehouse.sql_steps`): the timeline of every standard value (which tag and fact version was
+the answer at each moment a value changed), every metric evaluated at every moment one of its
+inputs changed, and the combinations not stored yet appended to ``derived_metrics`` /
+``metric_lineage`` (idempotent: the metric_id is a hash of the inputs).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+import duckdb
+
+from warehouse.db import fetch_all
+from warehouse.sql_steps import Step, StepError, folder_steps, needed_for, run_steps
+from warehouse.vocabulary import MetricsError
+
+
+def refresh_plan() -> list[Step]:
+    """The refresh steps in order: warehouse/sql/refresh/ with the metric rule files of
+    warehouse/sql/metrics/ placed before the first step that reads what they append to."""
+    steps = folder_steps("refresh")
+    rules = folder_steps("metrics")
+    targets = {t for r in rules for t in r.appends}
+    at = next(i for i, s in enumerate(steps) if targets & set(s.reads))
+    return steps[:at] + rules + steps[at:]
+
+
+def standard_values_plan() -> list[Step]:
+    """The steps that build ``sfv`` (every version interval of every standard value)."""
+    return needed_for(refresh_plan(), ["sfv"])
+
+
+def ciks_of_load(con: duckdb.DuckDBPyConnection, load_id: str) -> list[int]:
+    """Companies whose facts ``load_id`` inserted."""
+    return [r[0] for r in fetch_all(con, "SELECT DISTINCT cik FROM facts WHERE load_id = ? ORDER BY cik", [load_id])]
+
+
+def refresh_metrics(con: duckdb.DuckDBPyConnection, load_id: str | None,
+                    ciks: Iterable[int] | None = None) -> dict[str, int]:
+    """Compute and append every metric version not stored yet for ``ciks``.
+
+    ``ciks`` defaults to the companies whose facts ``load_id`` inserted. Runs inside the caller's
+    transaction when there is one (call it inside load_batch's transaction so readers never see
+    facts without their metrics). Returns counts: companies, standard_versions, candidates,
+    derived_metrics (new rows), metric_lineage (new rows), versions_renumbered, seconds.
+    """
+    started = time.perf_counter()
+    cik_list = sorted({int(c) for c in ciks}) if ciks is not None else (
+        ciks_of_load(con, load_id) if load_id else [])
+    counts = {"companies": len(cik_list), "standard_versions": 0, "candidates": 0, "derived_metrics": 0,
+              "metric_lineage": 0, "versions_renumbered": 0}
+    if not cik_list:
+        return counts
+    plan = refresh_plan()
+    try:
+        results = run_steps(con, plan, {"ciks": cik_list, "load_id": load_id},
+                            keep=["sfv", "metric_candidates"])
+        counts["standard_versions"] = fetch_all(con, "SELECT count(*) FROM sfv")[0][0]
+        counts["candidates"] = fetch_all(con, "SELECT count(*) FROM metric_candidates")[0][0]
+        con.execute("DROP TABLE metric_candidates")
+        con.execute("DROP TABLE sfv")
+    except (StepError, duckdb.Error) as exc:
+        # The transaction is aborted: no cleanup is possible; the caller rolls back.
+        raise MetricsError(f"refresh_metrics failed for {len(cik_list)} companies: {exc}") from exc
+    counts["derived_metrics"] = int(results["refresh/80_store_metrics"] or 0)
+    counts["metric_lineage"] = int(results["refresh/81_store_lineage"] or 0)
+    counts["versions_renumbered"] = int(results["refresh/90_renumber_versions"] or 0)
+    counts["seconds"] = round(time.perf_counter() - started, 3)
+    return counts

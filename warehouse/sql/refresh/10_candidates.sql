@@ -1,0 +1,25 @@
+-- Every CHANGE of value of every chain tag for the companies being refreshed ($ciks), with its
+-- standard concept, chain rank and "slot" (cik, standard_concept, unit, period_start, period_end).
+-- A later filing that re-files a tag's value unchanged is a confirmation, not a new input: it is
+-- left out, so a metric gets a new version only when an input's value changes, and its lineage
+-- names the filing that FIRST reported each input value.
+-- grain: one value run (first version of each run of equal values) x one standard concept whose chain lists its tag.
+-- reads: fact_versions, standard_concept_chains
+-- creates: std_cand
+CREATE OR REPLACE TEMP TABLE std_cand AS
+SELECT * EXCLUDE (prev_value)
+FROM (
+    SELECT f.cik, c.standard_concept, c.chain_rank, c.scope, c.additive, c.value_kind,
+           f.taxonomy, f.concept, f.unit, f.period_start, f.period_end, f.value, f.accession, f.revision, f.form,
+           f.filed, f.known_from, f.fiscal_year, f.fiscal_period, f.duration_class, f.duration_days,
+           hash(f.cik, c.standard_concept, f.unit, f.period_start, f.period_end) AS slot,
+           lag(f.value) OVER (PARTITION BY f.cik, c.standard_concept, f.taxonomy, f.concept, f.unit, f.period_start,
+                                           f.period_end
+                              ORDER BY f.known_from, f.filed, f.accession, f.revision) AS prev_value
+    FROM fact_versions f
+    JOIN standard_concept_chains c ON c.taxonomy = f.taxonomy AND c.concept = f.concept
+    WHERE list_contains($ciks, f.cik)
+      AND CASE WHEN c.period_type = 'instant' THEN f.duration_class = 'instant'
+               ELSE f.duration_class IN ('quarter', 'six_months', 'nine_months', 'annual') END
+)
+WHERE prev_value IS DISTINCT FROM value;

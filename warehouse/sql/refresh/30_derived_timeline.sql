@@ -1,0 +1,113 @@
+-- Timeline of DERIVED discrete quarters: Q2 = H1 - Q1, Q3 = 9M - H1, Q4 = FY - 9M, from the
+-- year-to-date values of ONE tag (same tag, cik, unit, fiscal year and period_start), computed for
+-- EVERY chain tag that reports both periods, so a quarter exists whenever any tag gives both (the
+-- year may be reported under one tag and the nine months under another: NVIDIA FY2021). Of the
+-- tags that give the quarter, the one the longer period's standard value matched wins (the year
+-- and its parts line up), else chain order; the flag tag_differs_from_ytd_pick records the other
+-- case. Additive currency/share-count flows only: never per-share values, ratios or instants. An
+-- interval ends when a tagged discrete quarter ending on the same day becomes public.
+-- grain: (derived slot, valid_from).
+-- reads: std_cand, std_rep, ytd_steps_one_quarter, subtractable_unit, lineage_edge
+-- creates: std_der
+CREATE OR REPLACE TEMP TABLE std_der AS
+WITH tagv AS (  -- each tag's value runs in each slot, [valid_from, valid_to)
+    SELECT c.*, c.known_from AS valid_from,
+           lead(c.known_from) OVER (PARTITION BY c.slot, c.taxonomy, c.concept
+                                    ORDER BY c.known_from, c.filed, c.accession, c.revision) AS valid_to
+    FROM std_cand c
+    WHERE c.additive AND subtractable_unit(c.unit)
+),
+keys AS (
+    SELECT slot, taxonomy, concept, any_value(cik) AS cik, any_value(standard_concept) AS standard_concept,
+           any_value(unit) AS unit, any_value(period_start) AS period_start, any_value(period_end) AS period_end,
+           any_value(fiscal_year) AS fiscal_year, any_value(duration_class) AS duration_class
+    FROM tagv GROUP BY slot, taxonomy, concept
+),
+pairs AS (
+    SELECT l.slot AS l_slot, s.slot AS s_slot, l.taxonomy, l.concept,
+           hash(l.cik, l.standard_concept, l.unit, CAST(s.period_end + INTERVAL 1 DAY AS DATE), l.period_end) AS dslot
+    FROM keys l
+    JOIN keys s
+      ON s.cik = l.cik AND s.standard_concept = l.standard_concept AND s.unit = l.unit
+     AND s.taxonomy = l.taxonomy AND s.concept = l.concept
+     AND s.period_start = l.period_start AND s.fiscal_year = l.fiscal_year
+     AND ytd_steps_one_quarter(l.duration_class, s.duration_class, l.period_end, s.period_end)
+),
+ev AS (  -- every moment either side of one tag's pair changed
+    SELECT *, lead(t) OVER (PARTITION BY l_slot, s_slot, taxonomy, concept ORDER BY t) AS t_next
+    FROM (SELECT p.*, v.valid_from AS t FROM pairs p
+          JOIN tagv v ON v.slot = p.l_slot AND v.taxonomy = p.taxonomy AND v.concept = p.concept
+          UNION  -- two equi-joins, not one OR join (which DuckDB runs as a nested loop)
+          SELECT p.*, v.valid_from AS t FROM pairs p
+          JOIN tagv v ON v.slot = p.s_slot AND v.taxonomy = p.taxonomy AND v.concept = p.concept)
+),
+-- the year-to-date side first, materialised (no many-to-many blow-up on the tag join)
+ev_l AS MATERIALIZED (
+    SELECT ev.t, ev.t_next, ev.dslot, ev.s_slot, l.*
+    FROM ev
+    JOIN tagv l ON l.slot = ev.l_slot AND l.taxonomy = ev.taxonomy AND l.concept = ev.concept
+               AND l.valid_from <= ev.t AND (l.valid_to IS NULL OR ev.t < l.valid_to)
+),
+combo AS (  -- one tag's derived quarter, valid over [t, t_next)
+    SELECT l.t, l.t_next, l.dslot, l.slot AS l_slot, l.cik, l.standard_concept, l.chain_rank, l.scope, l.taxonomy,
+           l.concept, l.unit, CAST(s.period_end + INTERVAL 1 DAY AS DATE) AS period_start, l.period_end,
+           l.value - s.value AS value, l.accession, l.revision, l.form, l.filed, l.fiscal_year,
+           CASE l.duration_class WHEN 'six_months' THEN 'Q2' WHEN 'nine_months' THEN 'Q3' ELSE 'Q4' END
+               AS fiscal_period,
+           CAST(l.period_end - s.period_end - 1 AS INTEGER) AS duration_days,
+           'derived_' || lower(CASE l.duration_class WHEN 'six_months' THEN 'Q2' WHEN 'nine_months' THEN 'Q3'
+                                                     ELSE 'Q4' END) AS derivation,
+           s.accession AS s_accession, s.revision AS s_revision,
+           [lineage_edge(NULL, 'ytd', l.standard_concept, NULL, l.taxonomy, l.concept, l.unit, l.period_start,
+                         l.period_end, l.accession, l.revision, l.value, l.known_from, NULL),
+            lineage_edge(NULL, 'less_ytd', s.standard_concept, NULL, s.taxonomy, s.concept, s.unit, s.period_start,
+                         s.period_end, s.accession, s.revision, s.value, s.known_from, NULL)] AS raw_inputs
+    FROM ev_l l
+    JOIN tagv s ON s.slot = l.s_slot AND s.taxonomy = l.taxonomy AND s.concept = l.concept
+               AND s.valid_from <= l.t AND (s.valid_to IS NULL OR l.t < s.valid_to)
+),
+dev AS (  -- every moment any tag's derivation, or the longer period's pick, changed
+    SELECT DISTINCT dslot, t FROM combo
+    UNION
+    SELECT DISTINCT c.dslot, r.valid_from FROM (SELECT DISTINCT dslot, l_slot FROM combo) c
+    JOIN std_rep r ON r.slot = c.l_slot
+),
+at_t AS (
+    SELECT dev.t AS moment, c.* EXCLUDE (t, t_next, dslot), dev.dslot
+    FROM dev JOIN combo c ON c.dslot = dev.dslot AND c.t <= dev.t AND (c.t_next IS NULL OR dev.t < c.t_next)
+),
+with_year AS (
+    SELECT a.*, coalesce(r.taxonomy = a.taxonomy AND r.concept = a.concept, false) AS same_tag_as_ytd,
+           list(a.taxonomy || ':' || a.concept ORDER BY coalesce(r.taxonomy = a.taxonomy AND r.concept = a.concept, false) DESC,
+                a.chain_rank) OVER (PARTITION BY a.dslot, a.moment) AS tags_tried
+    FROM at_t a
+    LEFT JOIN std_rep r ON r.slot = a.l_slot AND r.valid_from <= a.moment AND (r.valid_to IS NULL OR a.moment < r.valid_to)
+),
+picked AS (
+    SELECT * FROM with_year
+    QUALIFY row_number() OVER (PARTITION BY dslot, moment ORDER BY same_tag_as_ytd DESC, chain_rank, taxonomy, concept) = 1
+),
+changes AS (
+    SELECT *, lead(moment) OVER (PARTITION BY dslot ORDER BY moment) AS next_at
+    FROM (SELECT * FROM picked
+          QUALIFY lag(concat_ws(':', taxonomy, concept, accession, revision, s_accession, s_revision))
+                      OVER (PARTITION BY dslot ORDER BY moment)
+                  IS DISTINCT FROM concat_ws(':', taxonomy, concept, accession, revision, s_accession, s_revision))
+),
+tagged AS (
+    SELECT cik, standard_concept, unit, period_end, min(valid_from) AS first_tagged
+    FROM std_rep WHERE duration_class = 'quarter'
+    GROUP BY ALL
+)
+SELECT c.* EXCLUDE (moment, next_at, dslot, l_slot, s_accession, s_revision, same_tag_as_ytd),
+       c.dslot AS slot,
+       'quarter' AS duration_class,
+       CASE WHEN c.same_tag_as_ytd THEN CAST([] AS VARCHAR[]) ELSE ['tag_differs_from_ytd_pick'] END AS flags,
+       c.moment AS valid_from,
+       CASE WHEN g.first_tagged IS NULL THEN c.next_at
+            WHEN c.next_at IS NULL THEN g.first_tagged
+            ELSE least(c.next_at, g.first_tagged) END AS valid_to
+FROM changes c
+LEFT JOIN tagged g ON g.cik = c.cik AND g.standard_concept = c.standard_concept AND g.unit = c.unit
+                  AND g.period_end = c.period_end
+WHERE g.first_tagged IS NULL OR c.moment < g.first_tagged;

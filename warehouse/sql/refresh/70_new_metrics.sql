@@ -1,0 +1,22 @@
+-- Candidate metric rows -> metric_new: their deterministic metric_id, one row per id (the earliest
+-- moment that combination of input versions was current), without the candidates whose inputs
+-- carry the same values as the version before them (a re-filed or re-chained input with an
+-- unchanged value is not a new version), minus ids already stored.
+-- grain: metric_id.
+-- reads: metric_candidates, metric_key, derived_metrics
+-- creates: metric_new
+CREATE OR REPLACE TEMP TABLE metric_new AS
+WITH ids AS (
+    SELECT metric_key(metric, cik, period_start, period_end, input_unit, rule_version, inputs) AS metric_id, *,
+           list_sort(list_transform(inputs, x -> concat_ws(':', x.role, x.step, x.taxonomy, x.concept, x.unit,
+                                                           CAST(x.value AS VARCHAR)))) AS input_values
+    FROM metric_candidates
+    QUALIFY row_number() OVER (PARTITION BY metric_id ORDER BY known_from) = 1
+),
+changed AS (
+    SELECT * FROM ids
+    QUALIFY lag(input_values) OVER (PARTITION BY metric, cik, period_start, period_end, input_unit, rule_version
+                                    ORDER BY known_from, metric_id) IS DISTINCT FROM input_values
+)
+SELECT * EXCLUDE (input_values) FROM changed m
+ANTI JOIN derived_metrics d ON d.metric_id = m.metric_id;
