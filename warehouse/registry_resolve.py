@@ -91,6 +91,16 @@ def _registry(con: duckdb.DuckDBPyConnection) -> dict[int, tuple[str, set[str], 
     return reg
 
 
+def _former_names(con: duckdb.DuckDBPyConnection) -> dict[int, list[tuple[str, object, object]]]:
+    """cik -> [(former name, from, to)] from SEC's formerNames (companies.former_names)."""
+    out: dict[int, list[tuple[str, object, object]]] = {}
+    for cik, name, since, until in fetch_all(
+            con, "SELECT cik, f.name, f.from_date, f.to_date FROM (SELECT cik, unnest(former_names) AS f FROM companies"
+                 " WHERE former_names IS NOT NULL) WHERE f.name IS NOT NULL"):
+        out.setdefault(cik, []).append((name, since, until))
+    return out
+
+
 def resolve(con: duckdb.DuckDBPyConnection, query: str, *, limit: int = 10) -> Resolution:
     """Ticker (exact, case-insensitive, BRK.B = BRK-B), CIK digits, else a name that clearly wins."""
     q = query.strip()
@@ -116,9 +126,15 @@ def resolve(con: duckdb.DuckDBPyConnection, query: str, *, limit: int = 10) -> R
         return Resolution(query, "ambiguous", "ticker", candidates=cands,
                           message=f"ticker {key} is listed for {len(cands)} companies; will not guess")
 
+    former = _former_names(con)
     scored: list[Candidate] = []
     for cik, (disp, names, ticks) in reg.items():
         best = max((score_name(q, n) for n in names), key=lambda s: s[0])
+        for old, since, until in former.get(cik, []):
+            s, why = score_name(q, old)
+            if s > best[0]:
+                span = f"{since or '?'} to {until or '?'}"
+                best = (s, f"former name {old!r} ({span}); now {disp!r}" + (f" ({why})" if why else ""))
         if best[0] > 0:
             scored.append(Candidate(cik, disp, tuple(sorted(ticks)), best[0], best[1]))
     scored.sort(key=lambda c: (-c.score, c.name, c.cik))
