@@ -20,11 +20,11 @@ def check_names() -> list[str]:
 
 
 def _stage_for(con: duckdb.DuckDBPyConnection, ciks: list[int]) -> None:
-    """check_facts for ``ciks`` only: the refresh's own standard-value steps, filtered on the
-    companies from their first read of fact_versions (never all companies filtered afterwards),
-    and their current intervals kept."""
+    """check_facts for ``ciks`` only: the refresh's own standard-value steps over each tag's latest
+    value, filtered on the companies from their first read of fact_versions (never all companies
+    filtered afterwards); the current intervals are the current standard values."""
     plan = standard_values_plan()
-    run_steps(con, plan, {"ciks": ciks}, keep=["sfv"])
+    run_steps(con, plan, {"ciks": ciks, "latest_only": True}, keep=["sfv"])
     con.execute("CREATE OR REPLACE TEMP TABLE check_facts AS SELECT * FROM sfv WHERE valid_to IS NULL")
     con.execute("DROP TABLE sfv")
 

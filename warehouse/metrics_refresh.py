@@ -60,7 +60,7 @@ def refresh_metrics(con: duckdb.DuckDBPyConnection, load_id: str | None,
         return counts
     plan = refresh_plan()
     try:
-        results = run_steps(con, plan, {"ciks": cik_list, "load_id": load_id},
+        results = run_steps(con, plan, {"ciks": cik_list, "load_id": load_id, "latest_only": False},
                             keep=["sfv", "metric_candidates"])
         counts["standard_versions"] = fetch_all(con, "SELECT count(*) FROM sfv")[0][0]
         counts["candidates"] = fetch_all(con, "SELECT count(*) FROM metric_candidates")[0][0]

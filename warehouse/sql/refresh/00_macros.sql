@@ -66,9 +66,12 @@ CREATE OR REPLACE TEMP MACRO same_within_rounding(a, b) AS
 -- chain order.
 CREATE OR REPLACE TEMP MACRO chain_pick_key(scope_, additive_, value_kind_, value_, chain_rank_, top_) AS
     [CASE WHEN scope_ = 'general' THEN 0 ELSE 1 END,
-     CASE WHEN scope_ = 'general' AND additive_ AND value_kind_ = 'currency'
-               AND NOT (value_ = top_ OR same_within_rounding(value_, top_)) THEN 1 ELSE 0 END,
+     CASE WHEN NOT (scope_ = 'general' AND additive_ AND value_kind_ = 'currency') THEN 0
+          WHEN value_ = top_ THEN 0
+          WHEN same_within_rounding(value_, top_) THEN 0
+          ELSE 1 END,
      chain_rank_];
+
 -- plain_number(v): an exact DECIMAL without its trailing zeros, as text (26974000000, 1.21).
 CREATE OR REPLACE TEMP MACRO plain_number(v) AS
     CASE WHEN CAST(v AS VARCHAR) LIKE '%.%' THEN rtrim(rtrim(CAST(v AS VARCHAR), '0'), '.') ELSE CAST(v AS VARCHAR) END;

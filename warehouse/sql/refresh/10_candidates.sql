@@ -3,6 +3,8 @@
 -- A later filing that re-files a tag's value unchanged is a confirmation, not a new input: it is
 -- left out, so a metric gets a new version only when an input's value changes, and its lineage
 -- names the filing that FIRST reported each input value.
+-- $latest_only = true keeps only each tag's latest value (the checks need the current standard
+-- values only, not their history).
 -- grain: one value run (first version of each run of equal values) x one standard concept whose chain lists its tag.
 -- reads: fact_versions, standard_concept_chains
 -- creates: std_cand
@@ -22,4 +24,7 @@ FROM (
       AND CASE WHEN c.period_type = 'instant' THEN f.duration_class = 'instant'
                ELSE f.duration_class IN ('quarter', 'six_months', 'nine_months', 'annual') END
 )
-WHERE prev_value IS DISTINCT FROM value;
+WHERE prev_value IS DISTINCT FROM value
+QUALIFY NOT $latest_only
+     OR row_number() OVER (PARTITION BY cik, standard_concept, taxonomy, concept, unit, period_start, period_end
+                           ORDER BY known_from DESC, filed DESC, accession DESC, revision DESC) = 1;

@@ -19,20 +19,24 @@ tops AS (
                   OVER (PARTITION BY slot, t) AS top
     FROM latest
 ),
+keyed AS (
+    SELECT * EXCLUDE (top), chain_pick_key(scope, additive, value_kind, value, chain_rank, top) AS pick_key FROM tops
+),
 ranked AS (
-    SELECT * EXCLUDE (top),
-           list(taxonomy || ':' || concept || '=' || plain_number(value)
-                ORDER BY chain_pick_key(scope, additive, value_kind, value, chain_rank, top))
-               OVER (PARTITION BY slot, t) AS tags_tried,
-           row_number() OVER (PARTITION BY slot, t ORDER BY chain_pick_key(scope, additive, value_kind, value, chain_rank, top))
-               AS pick_rank
-    FROM tops
+    SELECT * EXCLUDE (pick_key), row_number() OVER (PARTITION BY slot, t ORDER BY pick_key) AS pick_rank
+    FROM keyed
+),
+tried AS (  -- a grouped ordered list: an ordered list() window is far slower in DuckDB
+    SELECT slot, t, list(taxonomy || ':' || concept || '=' || plain_number(value) ORDER BY pick_rank) AS tags_tried
+    FROM ranked GROUP BY slot, t
 ),
 changes AS (
-    SELECT * EXCLUDE (pick_rank) FROM ranked
-    WHERE pick_rank = 1
-    QUALIFY lag(taxonomy || ':' || concept || ':' || accession || ':' || revision) OVER (PARTITION BY slot ORDER BY t)
-            IS DISTINCT FROM taxonomy || ':' || concept || ':' || accession || ':' || revision
+    SELECT r.* EXCLUDE (pick_rank), tried.tags_tried FROM ranked r
+    JOIN tried ON tried.slot = r.slot AND tried.t = r.t
+    WHERE r.pick_rank = 1
+    QUALIFY lag(r.taxonomy || ':' || r.concept || ':' || r.accession || ':' || r.revision)
+                OVER (PARTITION BY r.slot ORDER BY r.t)
+            IS DISTINCT FROM r.taxonomy || ':' || r.concept || ':' || r.accession || ':' || r.revision
 )
 SELECT * EXCLUDE (t, known_from),
        t AS valid_from,

@@ -77,15 +77,23 @@ at_t AS (
     FROM dev JOIN combo c ON c.dslot = dev.dslot AND c.t <= dev.t AND (c.t_next IS NULL OR dev.t < c.t_next)
 ),
 with_year AS (
-    SELECT a.*, coalesce(r.taxonomy = a.taxonomy AND r.concept = a.concept, false) AS same_tag_as_ytd,
-           list(a.taxonomy || ':' || a.concept ORDER BY coalesce(r.taxonomy = a.taxonomy AND r.concept = a.concept, false) DESC,
-                a.chain_rank) OVER (PARTITION BY a.dslot, a.moment) AS tags_tried
+    SELECT a.*, coalesce(r.taxonomy = a.taxonomy AND r.concept = a.concept, false) AS same_tag_as_ytd
     FROM at_t a
     LEFT JOIN std_rep r ON r.slot = a.l_slot AND r.valid_from <= a.moment AND (r.valid_to IS NULL OR a.moment < r.valid_to)
 ),
+ranked AS (
+    SELECT *, row_number() OVER (PARTITION BY dslot, moment ORDER BY same_tag_as_ytd DESC, chain_rank, taxonomy, concept)
+                  AS pick_rank
+    FROM with_year
+),
+tried AS (  -- a grouped ordered list: an ordered list() window is far slower in DuckDB
+    SELECT dslot, moment, list(taxonomy || ':' || concept ORDER BY pick_rank) AS tags_tried
+    FROM ranked GROUP BY dslot, moment
+),
 picked AS (
-    SELECT * FROM with_year
-    QUALIFY row_number() OVER (PARTITION BY dslot, moment ORDER BY same_tag_as_ytd DESC, chain_rank, taxonomy, concept) = 1
+    SELECT r.* EXCLUDE (pick_rank), tried.tags_tried FROM ranked r
+    JOIN tried ON tried.dslot = r.dslot AND tried.moment = r.moment
+    WHERE r.pick_rank = 1
 ),
 changes AS (
     SELECT *, lead(moment) OVER (PARTITION BY dslot ORDER BY moment) AS next_at

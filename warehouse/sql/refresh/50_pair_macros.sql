@@ -1,6 +1,6 @@
 -- Session helpers for the metric files, created once sfv exists (table macros bind at creation).
 -- reads: sfv, edge
--- creates: same_period_pair, ratio_of
+-- creates: same_period_pair, ratio_of, inputs_at
 --
 -- same_period_pair(a, b): for two standard concepts, every combination of their versions that was
 -- ever current for the same company and exact period (discrete quarters and fiscal years), at the
@@ -42,3 +42,35 @@ SELECT metric_name AS metric, cik, fiscal_year, fiscal_period, duration_class, p
        list_concat(list_transform(a_inputs, x -> edge('numerator', x, a_metric_id)),
                    list_transform(b_inputs, x -> edge('denominator', x, b_metric_id))) AS inputs
 FROM same_period_pair(sc_num, sc_den);
+
+-- inputs_at(anchor, needs): for every period of the anchor standard concept (fiscal years,
+-- discrete quarters, or balance-sheet instants) and every moment one of its inputs changed, the
+-- version of each concept in [anchor] + needs current then: flows of the same exact period,
+-- balance-sheet instants at the period's end, in the anchor's unit. One row per (cik, period,
+-- unit, moment) holding every concept found: v (concept -> value), tax (concept -> taxonomy),
+-- inputs (lineage edges, role = concept). A metric tests which concepts it has.
+CREATE OR REPLACE TEMP MACRO inputs_at(anchor, needs) AS TABLE
+WITH a AS (SELECT DISTINCT cik, fiscal_year, fiscal_period, duration_class, period_start, period_end, unit
+           FROM sfv WHERE standard_concept = anchor AND duration_class IN ('quarter', 'annual', 'instant')),
+parts AS (
+    SELECT a.cik, a.fiscal_year, a.fiscal_period, a.duration_class, a.period_start, a.period_end, a.unit,
+           s.standard_concept, s.value, s.taxonomy, s.inputs, s.metric_id, s.known_from, s.valid_to
+    FROM a JOIN sfv s ON s.cik = a.cik AND s.unit = a.unit AND s.period_end = a.period_end
+     AND list_contains(list_prepend(anchor, needs), s.standard_concept)
+     AND (s.duration_class = 'instant' OR (a.duration_class <> 'instant' AND s.period_start = a.period_start))
+),
+ev AS (SELECT DISTINCT cik, period_start, period_end, unit, known_from AS t FROM parts),
+cur AS (
+    SELECT ev.t, p.* FROM ev
+    JOIN parts p ON p.cik = ev.cik AND p.period_start IS NOT DISTINCT FROM ev.period_start
+                AND p.period_end = ev.period_end AND p.unit = ev.unit
+                AND p.known_from <= ev.t AND (p.valid_to IS NULL OR ev.t < p.valid_to)
+)
+SELECT t AS known_from, cik, any_value(fiscal_year) AS fiscal_year, any_value(fiscal_period) AS fiscal_period,
+       any_value(duration_class) AS duration_class, period_start, period_end, unit,
+       map_from_entries(list({'key': standard_concept, 'value': value})) AS v,
+       map_from_entries(list({'key': standard_concept, 'value': taxonomy})) AS tax,
+       flatten(list(list_transform(inputs, x -> edge(standard_concept, x, metric_id)) ORDER BY standard_concept)) AS inputs
+FROM cur
+GROUP BY cik, period_start, period_end, unit, t
+HAVING bool_or(standard_concept = anchor);
