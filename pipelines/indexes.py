@@ -12,14 +12,14 @@ reporting owner), so ``ownership_accessions`` de-duplicates by accession.
 
 from __future__ import annotations
 
-import gzip
 import re
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 
+from pipelines.documents import GZIP_MAGIC, inflate_gzip
 from pipelines.errors import RejectedDocument
 from pipelines.ownership import ownership_archive_path
-from pipelines.sec_formats import OWNERSHIP_FORMS, accession_from_filename
+from pipelines.sec_formats import OWNERSHIP_FORMS, accession_from_filename, normalize_cik, parse_date
 
 __all__ = [
     "IndexEntry",
@@ -32,6 +32,8 @@ __all__ = [
 
 # Right-hand part common to form.idx and company.idx rows: CIK, date filed, file name.
 _TAIL = re.compile(r"\s(\d{1,10})\s+(\d{8}|\d{4}-\d{2}-\d{2})\s+(edgar/\S+)\s*$")
+# Every row names a whole submission: edgar/data/<cik>/<accession>.txt. A row cut short is not one.
+_FILE_NAME = re.compile(r"^edgar/data/(\d{1,10})/(\d{10}-\d{2}-\d{6})\.txt$")
 
 
 @dataclass(frozen=True)
@@ -63,20 +65,16 @@ class OwnershipIndexFiling:
 
 
 def _date(raw: str, document: str, line_no: int) -> date:
-    try:
-        if "-" in raw:
-            return date.fromisoformat(raw)
-        return datetime.strptime(raw, "%Y%m%d").date()
-    except ValueError:
-        raise RejectedDocument(document, f"line {line_no}: {raw!r} is not a date") from None
+    iso = raw if "-" in raw else f"{raw[:4]}-{raw[4:6]}-{raw[6:]}"
+    return parse_date(iso, document=document, what=f"line {line_no}: date filed")
 
 
 def _decode(body: bytes, document: str) -> str:
-    if body[:2] == b"\x1f\x8b":
-        try:
-            body = gzip.decompress(body)
-        except (OSError, EOFError) as exc:
-            raise RejectedDocument(document, f"corrupt gzip: {exc}") from exc
+    if body[:2] == GZIP_MAGIC:
+        body = inflate_gzip(body, document=document)
+    if body and not body.endswith(b"\n"):
+        raise RejectedDocument(document, "the last line is incomplete (no final newline): a truncated index "
+                                         "is refused, never half loaded")
     return body.decode("latin-1")
 
 
@@ -119,12 +117,23 @@ def parse_daily_index(body: bytes, *, document: str) -> list[IndexEntry]:
             left = line[: m.start()]
             first, second = left[:col].strip(), left[col:].strip()
             form, name = (first, second) if layout == "form" else (second, first)
-        if not cik_raw.isdigit():
-            raise RejectedDocument(document, f"line {n}: CIK {cik_raw!r} is not a number")
+        cik = normalize_cik(cik_raw)
+        if cik is None:
+            raise RejectedDocument(document, f"line {n}: CIK {cik_raw!r} is not a CIK")
+        whole = _FILE_NAME.match(filename)
+        if not whole:
+            raise RejectedDocument(document, f"line {n}: file name {filename!r} is not edgar/data/<cik>/"
+                                             "<accession>.txt (a row cut short?)")
+        if int(whole.group(1)) != cik:
+            raise RejectedDocument(document, f"line {n}: CIK {cik} but file name {filename!r}")
+        if not form:
+            raise RejectedDocument(document, f"line {n}: no form type")
         entries.append(IndexEntry(
-            cik=int(cik_raw), company_name=name, form_type=form, date_filed=_date(filed, document, n),
+            cik=cik, company_name=name, form_type=form, date_filed=_date(filed, document, n),
             filename=filename, accession=accession_from_filename(filename),
         ))
+    if not entries:
+        raise RejectedDocument(document, "the index lists no filings (truncated after its header?)")
     return entries
 
 

@@ -20,7 +20,7 @@ EASTERN = ZoneInfo("America/New_York")  # EDGAR's clock (acceptance times, filin
 # --------------------------------------------------------------------------------------------- CIK
 
 CIK_MAX = 2**31 - 1  # every cik column is INTEGER; real CIKs are far below (about 2.1 million in 2026)
-_CIK_IN_NAME = re.compile(r"CIK(\d{10})(?:\.json|-submissions-\d{3,}\.json)(?:\.gz)?$", re.IGNORECASE)
+_CIK_IN_NAME = re.compile(r"^CIK(\d{10})(?!\d)", re.IGNORECASE)
 
 
 def normalize_cik(value: object) -> int | None:
@@ -52,9 +52,10 @@ def parse_cik(value: object, *, document: str, what: str = "cik") -> int:
 
 
 def cik_from_file_name(name: str) -> int | None:
-    """The CIK that a data.sec.gov file name carries (``CIK0000320193.json``, ``...-submissions-001.json``)."""
+    """The CIK a data.sec.gov-style file name starts with (``CIK0000320193.json``,
+    ``CIK0000320193-submissions-001.json``, ``CIK0000320193__vintage.json.gz``), else None."""
     base = re.split(r"[\\/]", name.split("?")[0])[-1]
-    m = _CIK_IN_NAME.search(base)
+    m = _CIK_IN_NAME.match(base)
     return normalize_cik(m.group(1)) if m else None
 
 

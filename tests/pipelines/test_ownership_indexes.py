@@ -60,3 +60,36 @@ def test_plain_text_and_garbage():
         parse_daily_index(b"hello\nworld\n", document="x.idx")
     with pytest.raises(RejectedDocument, match="expected 5"):
         parse_daily_index(body + b"1|broken line\n", document="m.idx")
+
+
+def _plain(name: str) -> bytes:
+    return gzip.decompress((IDX / name).read_bytes())
+
+
+@pytest.mark.parametrize("name", ["master.20181231.idx.gz", "form.20200318.idx.gz", "company.20221003.idx.gz"])
+def test_truncated_index_is_rejected_not_half_loaded(name):
+    """Issue 8 bug 3: a daily index cut short loaded the rows before the cut with no error."""
+    body = _plain(name)
+    for cut in (len(body) // 2, len(body) - 7, len(body) - 1):  # mid-file, inside the last file name, its newline
+        with pytest.raises(RejectedDocument) as exc:
+            parse_daily_index(body[:cut], document=name)
+        assert exc.value.document == name and "truncated" in exc.value.reason
+    half = gzip.compress(body)[: len(gzip.compress(body)) // 2]
+    with pytest.raises(RejectedDocument, match="corrupt gzip"):
+        parse_daily_index(half, document=name)
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    (lambda b: b[: b.index(b"\n", b.index(b"-----")) + 1], "lists no filings"),
+    (lambda b: b.replace(b"0001140361-20-006155.txt", b"0001140361-20-0", 1), "is not edgar/data/<cik>/<accession>.txt"),
+    (lambda b: b.replace(b"edgar/data/1806014/0001140361-20-006155.txt", b"", 1), "line 11"),
+    (lambda b: b.replace(b"20200318    edgar/data/1806014", b"99991231    edgar/data/1806014", 1),
+     "line 11: date filed '9999-12-31' is after 2100-12-31"),
+    (lambda b: b.replace(b"1806014     20200318    edgar/data/1806014", b"1806015     20200318    edgar/data/1806014", 1),
+     "line 11: CIK 1806015 but file name"),
+])
+def test_broken_rows_reject_the_whole_index(change, reason):
+    body = change(_plain("form.20200318.idx.gz"))
+    with pytest.raises(RejectedDocument) as exc:
+        parse_daily_index(body, document="form.idx")
+    assert reason in exc.value.reason
