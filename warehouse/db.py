@@ -86,9 +86,9 @@ def connect(db_path: str | Path, *, read_only: bool = False, migrate: bool = Tru
         if read_only and not external_access:
             sandbox(con)
         if not read_only and migrate:
-            from warehouse.migrate import apply_migrations
+            from warehouse.migrate import upgrade
 
-            apply_migrations(con)
+            upgrade(con)
     except BaseException:
         con.close()
         raise

@@ -15,3 +15,8 @@ class WriterBusy(WarehouseError):
 
 class DamagedWarehouse(WarehouseError):
     """The warehouse file (or its WAL) cannot be read; the message names the documented recovery."""
+
+
+class SchemaError(WarehouseError):
+    """The schema folder (migrations, definitions, column dictionary) is inconsistent or was changed
+    in a way a warehouse cannot follow (an applied migration edited, a definition cycle...)."""

@@ -1,22 +1,47 @@
-"""Forward-only schema migrations: schema/NNNN_name.sql applied in order, one transaction each."""
+"""Bring a warehouse to the schema: forward-only table migrations, then definitions and comments re-applied.
+
+The schema folder (``schema_dir()``) holds:
+
+- ``migrations/NNNN_name.sql``: tables, sequences and their data changes, applied once each, in
+  order, one transaction each, recorded with their sha256 in ``schema_migrations``. An applied file
+  that changes afterwards stops the warehouse, unless ``superseded.toml`` lists the sha256 it was
+  applied with (a documented squash, e.g. 0001-0004 lost their views and comments to definitions).
+- ``definitions/*.sql``: views, macros and reference rows (see warehouse/definitions.py), and
+- ``columns.toml``: the column dictionary (see warehouse/dictionary.py).
+
+Definitions and every COMMENT ON are re-applied together, in one transaction, whenever a migration
+was applied or a definition's or the dictionary's sha256 differs from the one recorded in
+``schema_definitions``. Every schema transaction commits straight into the database file, never into
+the write-ahead log: DuckDB 1.5.x cannot replay a WAL that holds ``COMMENT ON COLUMN`` of a table with
+a ``DEFAULT nextval(...)`` column (source_documents), so a process killed after such a commit would
+leave a file that never opens again. ``checkpoint_threshold = 0`` makes DuckDB checkpoint at commit
+instead of logging (no WAL is written at all), and a CHECKPOINT follows for good measure.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
 import re
+import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
 
-from warehouse.db import WarehouseError, fetch_all
+from warehouse.db import fetch_all
+from warehouse.definitions import Definition, discover_definitions
+from warehouse.dictionary import Dictionary, live_schema
+from warehouse.errors import SchemaError
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+DICTIONARY = "columns.toml"
 
 
 def schema_dir() -> Path:
-    """The migrations folder: EDGAR_WAREHOUSE_SCHEMA_DIR, else the repository's schema/."""
+    """The schema folder: EDGAR_WAREHOUSE_SCHEMA_DIR, else the repository's schema/."""
     env = os.environ.get("EDGAR_WAREHOUSE_SCHEMA_DIR")
     return Path(env) if env else Path(__file__).resolve().parent.parent / "schema"
 
@@ -37,35 +62,58 @@ class Migration:
 
 
 def discover(folder: Path | None = None) -> list[Migration]:
-    folder = folder or schema_dir()
+    """The migrations in ``folder`` (default: the schema folder's migrations/), in version order."""
+    folder = folder or schema_dir() / "migrations"
     found = []
     for p in sorted(folder.glob("*.sql")):
         m = _NAME.match(p.name)
         if not m:
-            raise WarehouseError(f"{p}: migration files are named NNNN_name.sql")
+            raise SchemaError(f"{p}: migration files are named NNNN_name.sql")
         found.append(Migration(int(m.group(1)), m.group(2), p))
     versions = [m.version for m in found]
     if len(set(versions)) != len(versions):
-        raise WarehouseError(f"{folder}: two migrations share a version number")
+        raise SchemaError(f"{folder}: two migrations share a version number")
     return found
 
 
+def superseded(folder: Path) -> dict[str, set[str]]:
+    """File name -> sha256 values an applied migration may still carry (squashed files), from
+    ``superseded.toml`` beside the migrations folder."""
+    path = folder.parent / "superseded.toml"
+    if not path.exists():
+        return {}
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return {name: set(shas) for name, shas in data.get("superseded", {}).items()}
+
+
+@contextmanager
+def _straight_to_file(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """Commits inside checkpoint at once instead of writing the WAL (see the module docstring)."""
+    before = fetch_all(con, "SELECT current_setting('checkpoint_threshold')")[0][0]
+    con.execute("SET checkpoint_threshold = '0b'")
+    try:
+        yield
+        con.execute("CHECKPOINT")
+    finally:
+        con.execute(f"SET checkpoint_threshold = '{before}'")
+
+
 def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None) -> list[Migration]:
-    """Apply pending migrations; refuse to run when an applied file has changed since."""
+    """Apply pending table migrations; refuse to run when an applied file has changed since."""
+    folder = folder or schema_dir() / "migrations"
     con.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
         " version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, sha256 VARCHAR NOT NULL,"
         " applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)"
     )
-    con.execute("COMMENT ON TABLE schema_migrations IS 'One row per applied migration (grain: version): "
-                "name and sha256 of the schema/NNNN_name.sql file; a changed applied file stops the warehouse.'")
     applied = {v: (n, s) for v, n, s in fetch_all(con, "SELECT version, name, sha256 FROM schema_migrations")}
+    accepted = superseded(folder)
     done = []
     for mig in discover(folder):
         if mig.version in applied:
             name, sha = applied[mig.version]
-            if sha != mig.sha256:
-                raise WarehouseError(
+            if sha != mig.sha256 and sha not in accepted.get(mig.path.name, ()):
+                raise SchemaError(
                     f"migration {mig.path.name} changed after it was applied (sha256 {sha[:12]} in the "
                     f"warehouse, {mig.sha256[:12]} on disk); migrations are forward-only: add a new file"
                 )
@@ -79,9 +127,65 @@ def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None)
             )
         except duckdb.Error as exc:
             con.execute("ROLLBACK")
-            raise WarehouseError(f"migration {mig.path.name} failed: {exc}") from exc
+            raise SchemaError(f"migration {mig.path.name} failed: {exc}") from exc
         con.execute("COMMIT")
         done.append(mig)
+    return done
+
+
+def _recorded(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
+    con.execute("CREATE TABLE IF NOT EXISTS schema_definitions ("
+                " name VARCHAR PRIMARY KEY, kind VARCHAR NOT NULL, sha256 VARCHAR NOT NULL,"
+                " applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)")
+    return {n: (k, s) for n, k, s in fetch_all(con, "SELECT name, kind, sha256 FROM schema_definitions")}
+
+
+def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, *, force: bool = False) -> bool:
+    """Re-apply every definition and every COMMENT ON in one transaction when any of them changed
+    (or ``force``); drop what a removed definition had created. True when something was applied."""
+    root = root or schema_dir()
+    defs = discover_definitions(root / "definitions")
+    dictionary_path = root / DICTIONARY
+    dictionary = Dictionary.load(dictionary_path)
+    wanted = {d.name: (d.kind, d.sha256) for d in defs}
+    wanted[DICTIONARY] = ("dictionary", hashlib.sha256(dictionary_path.read_bytes()).hexdigest())
+    recorded = _recorded(con)
+    if recorded == wanted and not force:
+        return False
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for name, (kind, _) in recorded.items():
+            if name not in wanted:
+                gone = Definition(name, kind, (), "", "", root).drop_sql()
+                if gone:
+                    con.execute(gone)
+        for d in defs:
+            _execute(con, d.sql, d.path.name)
+        for stmt in dictionary.comment_statements(live_schema(con)):
+            _execute(con, stmt, DICTIONARY)
+        con.execute("DELETE FROM schema_definitions")
+        con.executemany("INSERT INTO schema_definitions (name, kind, sha256) VALUES (?, ?, ?)",
+                        [[n, k, s] for n, (k, s) in wanted.items()])
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")
+    return True
+
+
+def _execute(con: duckdb.DuckDBPyConnection, sql: str, source: str) -> None:
+    try:
+        con.execute(sql)
+    except duckdb.Error as exc:
+        raise SchemaError(f"{source} failed: {exc}") from exc
+
+
+def upgrade(con: duckdb.DuckDBPyConnection, root: Path | None = None) -> list[Migration]:
+    """Pending migrations, then definitions and comments if anything changed; nothing left in the WAL."""
+    root = root or schema_dir()
+    with _straight_to_file(con):
+        done = apply_migrations(con, root / "migrations")
+        apply_definitions(con, root, force=bool(done))
     return done
 
 

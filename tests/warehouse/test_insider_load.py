@@ -22,7 +22,7 @@ from warehouse.migrate import apply_migrations
 TESTS = Path(__file__).resolve().parents[1]
 FORM4 = TESTS / "fixtures" / "form4"
 HAND = TESTS / "fixtures" / "form4_handmade"
-SCHEMA = TESTS.parent / "schema"
+SCHEMA = TESTS.parent / "schema" / "migrations"
 
 _spec = importlib.util.spec_from_file_location("_ownership_expected", TESTS / "pipelines" / "test_ownership.py")
 _mod = importlib.util.module_from_spec(_spec)
@@ -222,5 +222,5 @@ def test_migration_declares_grain_and_applies_on_0001_alone(tmp_path):
     con = duckdb.connect(str(tmp_path / "solo.duckdb"))
     applied = apply_migrations(con, only)
     assert [m.version for m in applied] == [1, 3]
-    assert fetch_value(con, "SELECT count(*) FROM insider_transactions_effective") == 0
+    assert fetch_value(con, "SELECT count(*) FROM insider_transactions") == 0
     con.close()
