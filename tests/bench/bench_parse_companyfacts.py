@@ -45,14 +45,14 @@ def main() -> int:
     args = ap.parse_args()
     files = source_files()
     bodies = [(str(f), read(f)) for f in files]
-    best, facts = float("inf"), 0
+    best, best_cpu, facts = float("inf"), float("inf"), 0
     for _ in range(args.runs):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         facts = sum(parse_companyfacts(b, document=u).fact_count for u, b in bodies)
-        best = min(best, time.perf_counter() - t0)
+        best, best_cpu = min(best, time.perf_counter() - t0), min(best_cpu, time.process_time() - c0)
     mb = sum(len(b) for _, b in bodies) / 1e6
     print(f"parse_companyfacts: {len(bodies)} files, {mb:.1f} MB, {facts:,} facts: best of {args.runs} "
-          f"{best:.3f} s ({facts / best:,.0f} facts/s)")
+          f"{best:.3f} s wall, {best_cpu:.3f} s CPU ({facts / best_cpu:,.0f} facts per CPU second)")
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
