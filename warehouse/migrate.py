@@ -41,9 +41,17 @@ DICTIONARY = "columns.toml"
 
 
 def schema_dir() -> Path:
-    """The schema folder: EDGAR_WAREHOUSE_SCHEMA_DIR, else the repository's schema/."""
+    """The schema folder: EDGAR_WAREHOUSE_SCHEMA_DIR, else the copy an installed wheel carries
+    (warehouse/schema/, put there by setup.py), else the checkout's top-level schema/."""
     env = os.environ.get("EDGAR_WAREHOUSE_SCHEMA_DIR")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "schema"
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "schema", here.parent / "schema"):
+        if (candidate / "migrations").is_dir():
+            return candidate
+    raise SchemaError(f"no schema folder: neither {here / 'schema'} (installed) nor {here.parent / 'schema'}"
+                      " (checkout); set EDGAR_WAREHOUSE_SCHEMA_DIR")
 
 
 @dataclass(frozen=True)
