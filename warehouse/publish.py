@@ -17,8 +17,8 @@ import errno
 import fcntl
 import json
 import os
+import platform
 import shutil
-import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -117,7 +117,7 @@ def writer_lock(db_path: str | Path, *, command: str, wait: float = INTERACTIVE_
                 raise WriterBusy(f"{published_path_for(db_path)}: another writer holds it ({who}); "
                                  f"gave up after {wait:g} s (set {WAIT_ENV} to wait longer)")
             time.sleep(poll)
-        me = {"pid": os.getpid(), "host": socket.gethostname(), "command": command,
+        me = {"pid": os.getpid(), "host": platform.node(), "command": command,
               "since": datetime.now(UTC).isoformat(timespec="seconds")}
         os.ftruncate(fd, 0)
         os.pwrite(fd, (json.dumps(me) + "\n").encode(), 0)
