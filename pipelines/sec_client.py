@@ -736,13 +736,17 @@ class SecClient:
         """Refuse while SEC's throttle block is in force, else wait for the rate limiter (not in replay)."""
         if self._replay:
             return
+        self._refuse_if_blocked(url)
+        self.limiter.acquire()
+        self._refuse_if_blocked(url)  # a block may have started while this request waited its turn
+
+    def _refuse_if_blocked(self, url: str) -> None:
         remaining = self.limiter.blocked_for()
         if remaining > 0:
             raise SecThrottled(
                 f"{url}: not sent: SEC throttled this user (Request Rate Threshold Exceeded); "
                 f"requests resume in {remaining:.0f} s"
             )
-        self.limiter.acquire()
 
     @staticmethod
     def _redirect_target(url: str, current: str, reply: _Reply, hops: int) -> str:

@@ -10,8 +10,8 @@ a ``state_dir`` keeps that budget in two small files of a per-user folder (defau
   writes ``now + 1/rate`` and lets go. Request starts are therefore at least ``1/rate`` apart
   whatever process makes them (every rate is at most 10/s), evenly spaced, never in bursts.
 - ``sec-throttle-block.json`` holds the expiry of SEC's 10-minute block after a "Request Rate
-  Threshold Exceeded" page. Every process reads it before each request and sends nothing until it
-  has passed. It is written atomically, so it is read without the lock.
+  Threshold Exceeded" page. Every process reads it before and after waiting its turn and sends
+  nothing until it has passed. It is replaced atomically, so it needs no lock.
 
 Without ``state_dir`` the limiter is per process (used with fake clocks in tests). The clock of a
 shared limiter must be the wall clock (``time.time``): it is compared across processes.
@@ -99,7 +99,8 @@ class RateLimiter:
         self._rate = float(rate)
         self._clock = clock
         self._sleep = sleep
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the request slots (held while a caller waits its turn)
+        self._state_lock = threading.Lock()  # the rate and the throttle block (never waits on the slots)
         self._next_start: float | None = None
         self._blocked_until: float | None = None
         self.state_dir = _prepare_dir(Path(state_dir)) if state_dir is not None else None
@@ -115,7 +116,7 @@ class RateLimiter:
     def slow_to(self, rate: float) -> None:
         """Lower the rate to ``rate`` if that is slower (the process honours its slowest client)."""
         check_rate(rate)
-        with self._lock:
+        with self._state_lock:
             if rate < self._rate:
                 log.info("SEC request rate lowered from %.2f to %.2f/s", self._rate, rate)
                 self._rate = float(rate)
@@ -158,32 +159,33 @@ class RateLimiter:
     def block(self, seconds: float, reason: str = "") -> None:
         """Refuse requests for ``seconds`` from now, in every process sharing the state folder
         (never shortens a block already in force)."""
-        with self._lock:
+        with self._state_lock:
             until = self._clock() + seconds
             if self._blocked_until is None or until > self._blocked_until:
                 self._blocked_until = until
             if self.state_dir is None:
                 return
-            fd = os.open(self.state_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            # No lock file here: a process waiting its turn holds that one. Two blocks written at
+            # once differ by milliseconds; the file is replaced atomically, never read half-written.
+            current = self._read_block()
+            if current is not None and current >= until:
+                return
+            record = {
+                "blocked_until": until,
+                "blocked_until_utc": _utc_text(until),
+                "blocked_at_utc": _utc_text(self._clock()),
+                "reason": reason or "SEC answered 'Request Rate Threshold Exceeded'",
+                "pid": os.getpid(),
+            }
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
-                current = self._read_block()
-                if current is not None and current >= until:
-                    return
-                record = {
-                    "blocked_until": until,
-                    "blocked_until_utc": _utc_text(until),
-                    "blocked_at_utc": _utc_text(self._clock()),
-                    "reason": reason or "SEC answered 'Request Rate Threshold Exceeded'",
-                    "pid": os.getpid(),
-                }
                 write_atomic(self.state_dir / BLOCK_FILE, json.dumps(record, indent=1).encode("utf-8"))
-            finally:
-                os.close(fd)
+            except OSError as exc:  # this process still honours the block
+                log.error("cannot write the SEC throttle block file %s: %s; other processes will not see the "
+                          "block", self.state_dir / BLOCK_FILE, exc.strerror or exc)
 
     def blocked_for(self) -> float:
         """Seconds left in the throttle block (this process's or a shared one), 0.0 when requests may go."""
-        with self._lock:
+        with self._state_lock:
             now = self._clock()
             until = self._blocked_until
             shared = self._read_block() if self.state_dir is not None else None

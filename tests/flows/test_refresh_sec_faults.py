@@ -1,0 +1,70 @@
+"""The refresh flow against a loopback SEC: rejected bodies leave the HTTP cache, a throttle page stops the run.
+
+The flow's client is a real live SecClient (User-Agent with a contact, cache beside the warehouse)
+whose transport reaches the loopback server of ``tests/sec_loopback.py``; the flow, parsers,
+Prefect and DuckDB are the real ones.
+"""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+from sec_loopback import ERROR_PAGE, THROTTLE_PAGE, LoopbackSEC, gzip_ok, respond
+
+import flows.refresh as refresh
+from pipelines.errors import SecThrottled
+from pipelines.sec_client import SecClient, companyfacts_url, submissions_url
+from pipelines.sec_ratelimit import BLOCK_FILE
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "sec"
+UA = "Flow Test flow.test@example.org"
+TSMC = 1046179
+
+
+@pytest.fixture
+def sec(tmp_path, monkeypatch):
+    """A loopback SEC serving the recorded responses; the flow's live client is pointed at it."""
+    monkeypatch.setenv("EDGAR_WAREHOUSE_STATE_DIR", str(tmp_path / "sec-state"))
+    with LoopbackSEC(FIXTURES) as server:
+        def make_client(replay=None, cache_dir=None, rate=None, record=None):
+            assert replay is None and record is None
+            return SecClient(UA, transport=server.transport(), cache_dir=cache_dir, backoff_base=0.05)
+
+        monkeypatch.setattr(refresh, "make_client", make_client)
+        yield server
+
+
+def cached(cache: Path) -> list[str]:
+    return sorted(p.name for p in cache.rglob("*.gz")) if cache.exists() else []
+
+
+def test_bodies_the_parser_rejects_leave_the_cache_and_the_next_refresh_loads_them(prefect_harness, sec, tmp_path):
+    """Issue #8.4: a rejected body stayed in the cache and was rejected again on every refresh."""
+    db = tmp_path / "w.duckdb"
+    cache = tmp_path / "http-cache"
+    apple_subs = gzip.decompress((FIXTURES / "data.sec.gov/submissions/CIK0000320193.json.gz").read_bytes())
+    sec.script(companyfacts_url(TSMC), respond(200, ERROR_PAGE, {"Content-Type": "text/html"}))
+    sec.script(submissions_url(TSMC), gzip_ok(apple_subs))  # a well-formed body about another company
+    first = refresh.refresh_flow(db=str(db), ciks=[TSMC], insiders=False, cache_dir=str(cache))
+    assert first["status"] == "partial" and len(first["rejected"]) == 2, first
+    reasons = " ".join(reason for _, reason in first["rejected"])
+    assert "HTML" in reasons and "CIK 320193" in reasons
+    assert cached(cache) == []  # neither the HTML page nor the wrong company's body is kept
+    second = refresh.refresh_flow(db=str(db), ciks=[TSMC], insiders=False, cache_dir=str(cache))
+    assert second["loaded"] == 2 and not second["rejected"], second
+    assert cached(cache) == ["CIK0001046179.json.gz", "CIK0001046179.json.gz"]
+
+
+def test_a_throttle_page_with_200_stops_the_refresh(prefect_harness, sec, tmp_path):
+    """Issue #8.4: the 200 throttle page was loaded as a document and the run went on asking."""
+    ciks = [320193, 1045810, 1046179, 1652044]
+    sec.script(companyfacts_url(ciks[0]), respond(200, THROTTLE_PAGE, {"Content-Type": "text/html"}))
+    with pytest.raises(SecThrottled):
+        refresh.refresh_flow(db=str(tmp_path / "w.duckdb"), ciks=ciks, insiders=False,
+                             cache_dir=str(tmp_path / "http-cache"))
+    throttled_at = sec.hits_for(companyfacts_url(ciks[0]))[0].at
+    assert [h.path for h in sec.hits if h.at > throttled_at] == []  # nothing asked after the page
+    assert (tmp_path / "sec-state" / BLOCK_FILE).is_file()
+    assert cached(tmp_path / "http-cache") == []
