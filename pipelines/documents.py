@@ -111,12 +111,10 @@ def read_local_document(path: str | Path, *, kind: str | None = None, limit: int
     limit = max_document_bytes() if limit is None else limit
     try:
         size = p.stat().st_size
-        with p.open("rb") as fh:
-            magic = fh.read(2)
-            if magic != GZIP_MAGIC and size > limit:
-                raise RejectedDocument(str(p), f"{size:,} bytes is over the size cap of {limit:,} bytes "
-                                               f"({MAX_DOCUMENT_BYTES_ENV})")
-            raw = magic + fh.read()
+        if size > limit:  # compressed or not, never read it: compressed, it would inflate to more still
+            raise RejectedDocument(str(p), f"{size:,} bytes is over the size cap of {limit:,} bytes "
+                                           f"({MAX_DOCUMENT_BYTES_ENV})")
+        raw = p.read_bytes()
     except OSError as exc:
         raise RejectedDocument(str(p), f"cannot read file: {exc.strerror or exc}") from exc
     if raw[:2] == GZIP_MAGIC:

@@ -57,6 +57,9 @@ def test_cap_is_configurable(monkeypatch, tmp_path):
     plain.write_bytes(body)
     with pytest.raises(RejectedDocument, match="over the size cap"):
         read_local_document(plain)
+    monkeypatch.setenv(MAX_DOCUMENT_BYTES_ENV, str(TSM.stat().st_size - 1))  # even the .gz is bigger
+    with pytest.raises(RejectedDocument, match="over the size cap"):
+        read_local_document(TSM)
     monkeypatch.setenv(MAX_DOCUMENT_BYTES_ENV, str(len(body)))
     assert read_local_document(TSM).body == body
     monkeypatch.setenv(MAX_DOCUMENT_BYTES_ENV, "lots")
