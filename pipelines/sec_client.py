@@ -14,7 +14,8 @@ returns a ``pipelines.documents.Document``. SEC's fair access rules are enforced
   sometimes serves it with 200), blocks every request of every process for 10 minutes
   (``SecThrottled``) instead of hammering; it is never cached;
 - a body is complete or it is an error: a Content-Length that does not match, a gzip stream that
-  does not reach its end, and a body larger than ``max_body_bytes`` are never returned as a 200;
+  does not reach its end, and a body larger than the document size cap (``max_body_bytes``, default
+  ``pipelines.documents.max_document_bytes()``) are never returned as a 200;
 - only validated bodies are cached (and recorded): a body whose content is not the kind asked for
   (an HTML page where JSON was expected, ...) is returned for the parser to reject but never
   written, and ``evict(url)`` removes an entry the caller's parser rejected. Archives documents are
@@ -49,7 +50,7 @@ from typing import Any
 import httpx
 
 from pipelines.detect import KINDS, detect_kind
-from pipelines.documents import Document, utcnow
+from pipelines.documents import Document, max_document_bytes, utcnow
 from pipelines.errors import (
     ConfigError,
     NotFound,
@@ -86,7 +87,6 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 MAX_REDIRECTS = 5
 DEFAULT_DEADLINE = 300.0  # seconds per request, retries and waits included
-DEFAULT_MAX_BODY_BYTES = 1 << 30  # 1 GiB, compressed or decoded (SEC's largest payloads are ~100 MB)
 REPLAY_USER_AGENT = "edgar-warehouse replay (no network)"
 USER_AGENT_HELP = (
     'set SEC_USER_AGENT to your name and contact email, e.g. export SEC_USER_AGENT="Your Name you@example.com" '
@@ -438,7 +438,7 @@ class SecClient:
         max_retry_after: float = THROTTLE_BLOCK_SECONDS,
         timeout: float = 30.0,
         deadline: float = DEFAULT_DEADLINE,
-        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+        max_body_bytes: int | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
         cache_ttl_seconds: float = 0,
         record_dir: str | os.PathLike[str] | None = None,
@@ -467,7 +467,8 @@ class SecClient:
         self.max_retry_after = max_retry_after
         self.timeout = float(timeout)
         self.deadline = float(deadline)
-        self.max_body_bytes = int(max_body_bytes)
+        # One size cap for every document, fetched or local (512 MiB, $EDGAR_MAX_DOCUMENT_BYTES).
+        self.max_body_bytes = int(max_body_bytes) if max_body_bytes is not None else max_document_bytes()
         self.cache_ttl_seconds = cache_ttl_seconds
         self.origin = "replay" if self._replay else "http"
         self._cache = _DiskCache(Path(cache_dir)) if cache_dir is not None else None

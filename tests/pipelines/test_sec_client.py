@@ -588,12 +588,13 @@ def test_body_shorter_than_its_content_length_is_retried(clock):
         server.client(max_retries=2).get(SUBS)
 
 
-def test_gzip_bomb_is_refused_without_inflating_it(clock):
+def test_gzip_bomb_is_refused_without_inflating_it(clock, monkeypatch):
     bomb = gzip.compress(b"\0" * (64 << 20))  # 64 MiB of zeros in ~64 KB
     server = Server(clock, default=lambda req: httpx.Response(200, headers={"content-encoding": "gzip"},
                                                               content=bomb))
+    monkeypatch.setenv("EDGAR_MAX_DOCUMENT_BYTES", str(1 << 20))  # the one size cap, local files' too
     with pytest.raises(TerminalError, match="inflates beyond 1,048,576 bytes"):
-        server.client(max_body_bytes=1 << 20).get(ARCHIVE)
+        server.client().get(ARCHIVE)
     assert len(server.requests) == 1  # not retried
 
 
