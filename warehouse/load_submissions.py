@@ -19,6 +19,7 @@ def _insert_filings(con: duckdb.DuckDBPyConnection, ctx: LoadContext, cik: int, 
     try:
         inserted = fetch_value(con, sql("submissions/insert_filings"), {
             "cik": cik, "page": page, "source_document_id": ctx.source_document_id, "load_id": ctx.load_id})
+        con.execute(sql("submissions/accession_acceptance"))  # the one place it is maintained
     finally:
         con.unregister("sub_arrow")
     return int(inserted or 0)

@@ -1,6 +1,7 @@
--- reads: facts, filings, source_documents
+-- reads: accession_acceptance, facts, source_documents
 -- Version order of a fact: the moment it became public. A fact version is public from its filing's
--- true UTC acceptance time when the accession is in filings (the latest if payloads disagree), else
+-- true UTC acceptance time when the accession is in filings (accession_acceptance: the latest if
+-- payloads disagree, kept as data when filings load, never aggregated per query), else
 -- from the end of its filed day in New York (05:00 UTC next day is never earlier than midnight
 -- EST/EDT). A value SEC re-issued later under the same accession (revision > 0) is public no earlier
 -- than when we first fetched the payload that carried it.
@@ -19,8 +20,6 @@ FROM (
            CASE WHEN a.acceptance_time IS NOT NULL THEN 'acceptance_time' ELSE 'filed_day_end' END AS base_basis,
            d.fetched_at AS payload_fetched_at
     FROM facts f
-    LEFT JOIN (SELECT accession, max(acceptance_time) AS acceptance_time
-               FROM filings WHERE acceptance_time IS NOT NULL GROUP BY accession) a
-           ON a.accession = f.accession
+    LEFT JOIN accession_acceptance a ON a.accession = f.accession
     LEFT JOIN source_documents d ON d.source_document_id = f.source_document_id
 ) v;

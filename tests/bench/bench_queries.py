@@ -54,6 +54,11 @@ def add_synthetic_filings(con: duckdb.DuckDBPyConnection, n: int) -> None:
                '8-K', '8-K', false, DATE '2010-01-01' + CAST(i % 5000 AS INTEGER),
                TIMESTAMP '2010-01-01 14:00:00' + to_days(CAST(i % 5000 AS INTEGER)), 0, 'bench-synthetic'
         FROM range({int(n)}) t(i)""")
+    if con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'accession_acceptance'").fetchone()[0]:
+        # what the submissions loader does for every filing it stores (warehouse/sql/submissions/)
+        con.execute("""INSERT INTO accession_acceptance
+                       SELECT accession, max(acceptance_time) FROM filings
+                       WHERE load_id = 'bench-synthetic' AND acceptance_time IS NOT NULL GROUP BY accession""")
 
 
 def picks(con: duckdb.DuckDBPyConnection, runs: int, seed: int) -> list[dict]:
