@@ -2,7 +2,8 @@
 -- changed, the candidates are the latest value of every chain tag for that period, ranked by
 -- chain_pick_key (general-scope totals first, the largest general-scope currency flow, then chain
 -- order); consecutive moments with the same pick collapse into one interval [valid_from, valid_to).
--- tags_tried lists every candidate with its value, in rank order (the matched tag first).
+-- candidates lists every candidate with its value, in rank order (the matched tag first); tags_tried
+-- is the chain up to the matched tag.
 -- grain: (slot, valid_from).
 -- reads: std_cand, chain_pick_key, same_within_rounding, plain_number
 -- creates: std_rep
@@ -27,11 +28,11 @@ ranked AS (
     FROM keyed
 ),
 tried AS (  -- a grouped ordered list: an ordered list() window is far slower in DuckDB
-    SELECT slot, t, list(taxonomy || ':' || concept || '=' || plain_number(value) ORDER BY pick_rank) AS tags_tried
+    SELECT slot, t, list(taxonomy || ':' || concept || '=' || plain_number(value) ORDER BY pick_rank) AS candidates
     FROM ranked GROUP BY slot, t
 ),
 changes AS (
-    SELECT r.* EXCLUDE (pick_rank), tried.tags_tried FROM ranked r
+    SELECT r.* EXCLUDE (pick_rank), tried.candidates FROM ranked r
     JOIN tried ON tried.slot = r.slot AND tried.t = r.t
     WHERE r.pick_rank = 1
     QUALIFY lag(r.taxonomy || ':' || r.concept || ':' || r.accession || ':' || r.revision)

@@ -49,7 +49,8 @@ ev_l AS MATERIALIZED (
                AND l.valid_from <= ev.t AND (l.valid_to IS NULL OR ev.t < l.valid_to)
 ),
 combo AS (  -- one tag's derived quarter, valid over [t, t_next)
-    SELECT l.t, l.t_next, l.dslot, l.slot AS l_slot, l.cik, l.standard_concept, l.chain_rank, l.scope, l.taxonomy,
+    SELECT l.t, l.t_next, l.dslot, l.slot AS l_slot, l.cik, l.standard_concept, l.chain_rank, l.scope, l.tags_tried,
+           l.taxonomy,
            l.concept, l.unit, CAST(s.period_end + INTERVAL 1 DAY AS DATE) AS period_start, l.period_end,
            l.value - s.value AS value, l.accession, l.revision, l.form, l.filed, l.fiscal_year,
            CASE l.duration_class WHEN 'six_months' THEN 'Q2' WHEN 'nine_months' THEN 'Q3' ELSE 'Q4' END
@@ -87,11 +88,11 @@ ranked AS (
     FROM with_year
 ),
 tried AS (  -- a grouped ordered list: an ordered list() window is far slower in DuckDB
-    SELECT dslot, moment, list(taxonomy || ':' || concept ORDER BY pick_rank) AS tags_tried
+    SELECT dslot, moment, list(taxonomy || ':' || concept ORDER BY pick_rank) AS candidates
     FROM ranked GROUP BY dslot, moment
 ),
 picked AS (
-    SELECT r.* EXCLUDE (pick_rank), tried.tags_tried FROM ranked r
+    SELECT r.* EXCLUDE (pick_rank), tried.candidates FROM ranked r
     JOIN tried ON tried.dslot = r.dslot AND tried.moment = r.moment
     WHERE r.pick_rank = 1
 ),

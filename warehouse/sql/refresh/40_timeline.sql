@@ -9,7 +9,7 @@
 CREATE OR REPLACE TEMP TABLE sfv AS
 WITH rep AS (
     SELECT cik, standard_concept, fiscal_year, fiscal_period, duration_class, duration_days, period_start,
-           period_end, value, unit, taxonomy, concept AS matched_tag, chain_rank, scope, tags_tried, accession,
+           period_end, value, unit, taxonomy, concept AS matched_tag, chain_rank, scope, tags_tried, candidates, accession,
            'reported' AS derivation, valid_from AS known_from, valid_to, CAST([] AS VARCHAR[]) AS flags,
            [lineage_edge(NULL, 'reported', standard_concept, 'reported', taxonomy, concept, unit, period_start,
                          period_end, accession, revision, value, fact_known_from, NULL)] AS inputs,
@@ -18,7 +18,7 @@ WITH rep AS (
 ),
 der AS (
     SELECT cik, standard_concept, fiscal_year, fiscal_period, duration_class, duration_days, period_start,
-           period_end, value, unit, taxonomy, concept AS matched_tag, chain_rank, scope, tags_tried, accession,
+           period_end, value, unit, taxonomy, concept AS matched_tag, chain_rank, scope, tags_tried, candidates, accession,
            derivation, valid_from AS known_from, valid_to, flags,
            list_transform(raw_inputs, x -> lineage_edge(NULL, x.step, x.standard_concept, derivation, x.taxonomy,
                                                         x.concept, x.unit, x.period_start, x.period_end,
