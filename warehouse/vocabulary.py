@@ -19,7 +19,7 @@ ALIASES: dict[str, str] = {
     "sg&a": "sga_expense", "sga": "sga_expense", "capex": "capital_expenditure",
     "fcf": "free_cash_flow", "free cash flow": "free_cash_flow", "ocf": "operating_cash_flow",
     "cfo": "operating_cash_flow", "operating cash flow": "operating_cash_flow", "profit": "net_income",
-    "earnings": "net_income", "net profit": "net_income", "eps": "eps_diluted", "ebit": "operating_income",
+    "earnings": "net_income", "net profit": "net_income", "eps": "eps_diluted",
     "operating profit": "operating_income", "d&a": "depreciation_amortization", "equity": "stockholders_equity",
     "assets": "total_assets", "liabilities": "total_liabilities", "debt": "total_debt",
     "ttm revenue": "ttm_revenue", "ltm revenue": "ttm_revenue", "revenue growth": "revenue_growth_yoy",

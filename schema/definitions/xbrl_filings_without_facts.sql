@@ -1,7 +1,6 @@
--- reads: facts, filings
--- Coverage audits (they return the bad rows).
+-- reads: xbrl_filings_without_facts_all
+-- Coverage audit (returns the bad rows): 10-K, 10-Q, 20-F and 40-F filings (and amendments) with
+-- XBRL none of whose facts are in the warehouse: the real gaps. Other forms: xbrl_filings_without_facts_all.
 CREATE OR REPLACE VIEW xbrl_filings_without_facts AS
-SELECT f.cik, f.accession, f.form, f.filing_date, f.report_date, f.is_inline_xbrl,
-       EXISTS (SELECT 1 FROM facts x WHERE x.cik = f.cik) AS company_has_facts
-FROM filings f
-WHERE f.is_xbrl AND NOT EXISTS (SELECT 1 FROM facts x WHERE x.accession = f.accession);
+SELECT * EXCLUDE (carries_financial_statements) FROM xbrl_filings_without_facts_all
+WHERE carries_financial_statements;

@@ -92,7 +92,7 @@ def test_errors_come_back_as_data_with_suggestions(con):
     assert 1990 not in old.error.fiscal_years_available
     metric = tools.get_derived_metric(con, "AAPL", "revenue", 2024)
     assert metric.error.kind == "unknown_metric" and "standard concept" in metric.error.message
-    ebitda = tools.compare_companies(con, "ebitda", ["AAPL"], 2024)
+    ebitda = tools.compare_companies(con, "ebitda_adjusted", ["AAPL"], 2024)
     assert ebitda.error.kind == "unknown_metric"
     ambiguous = tools.get_facts(con, "Apple", "revenue", 2024)
     assert ambiguous.error.kind == "ambiguous_company" and ambiguous.facts == []

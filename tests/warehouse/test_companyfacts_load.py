@@ -149,8 +149,9 @@ def test_apple_facts_current_after_restatement(ro):
     assert value == Decimal(42_905_000_000) and restated is True and versions >= 2
     assert (first_value, first_acc, first_filed) == (Decimal(36_537_000_000), "0001193125-09-214859",
                                                      date(2009, 10, 27))
-    assert prior_value == Decimal(42_905_000_000) and prior_filed < date(2011, 10, 26) <= prior_filed.replace(
-        year=prior_filed.year + 1)
+    # prior = the last DIFFERENT value (the 10-K's 36,537M), not a later 10-K re-filing 42,905M unchanged
+    assert (prior_value, prior_acc, prior_filed) == (Decimal(36_537_000_000), "0001193125-09-214859",
+                                                     date(2009, 10, 27))
     assert prior_acc != acc and (fy, fp) == (2009, "FY")
 
 

@@ -39,3 +39,20 @@ def test_resolve_finds_meta_by_its_former_name_and_says_so(con):
 
 def test_current_names_still_win_over_former_ones(con):
     assert resolve(con, "Meta Platforms").cik == META
+
+
+def test_company_history_holds_former_names_with_dates(con):
+    from warehouse.db import fetch_all
+    rows = fetch_all(con, "SELECT old_value, new_value, CAST(observed_at AS DATE), change_kind FROM company_history"
+                          " WHERE cik = ? AND change_kind = 'former_name'", [META])
+    assert [(o, n, str(d), k) for o, n, d, k in rows] == [
+        ("Facebook Inc", "Meta Platforms, Inc.", "2021-10-28", "former_name")]
+
+
+def test_coverage_audit_defaults_to_forms_with_financial_statements(con):
+    from warehouse.db import fetch_all
+    forms = {f for (f,) in fetch_all(con, "SELECT DISTINCT form FROM xbrl_filings_without_facts")}
+    assert forms and forms <= {"10-K", "10-Q", "20-F", "40-F", "10-K/A", "10-Q/A", "20-F/A", "40-F/A", "10-KT", "10-QT"}
+    other = {f for (f,) in fetch_all(con, "SELECT DISTINCT form FROM xbrl_filings_without_facts_all"
+                                          " WHERE NOT carries_financial_statements")}
+    assert "8-K" in other

@@ -2,8 +2,8 @@
 -- changed, the candidates are the latest value of every chain tag for that period, ranked by
 -- chain_pick_key (general-scope totals first, the largest general-scope currency flow, then chain
 -- order); consecutive moments with the same pick collapse into one interval [valid_from, valid_to).
--- candidates lists every candidate with its value, in rank order (the matched tag first); tags_tried
--- is the chain up to the matched tag.
+-- candidates lists every candidate with its value, in rank order (the matched tag first), as of the
+-- moment the pick last changed; tags_tried is the chain up to the matched tag.
 -- grain: (slot, valid_from).
 -- reads: std_cand, chain_pick_key, same_within_rounding, plain_number
 -- creates: std_rep

@@ -1,0 +1,14 @@
+-- reads: same_within_rounding
+-- chain_pick_key(scope, additive, value_kind, value, chain_rank, top): sort key of the candidate
+-- tags of one period (lowest first wins); top = the largest general-scope currency flow of the
+-- period. Tags of general scope (totals) before narrower ones (parts: goods_only, bank, ...);
+-- among general-scope currency flows the largest value wins (several revenue tags for one period:
+-- the total, never a sum), values equal to it within rounding tie and chain order decides;
+-- otherwise chain order. Used by standard_facts_as_of and the metrics refresh alike.
+CREATE OR REPLACE MACRO chain_pick_key(scope_, additive_, value_kind_, value_, chain_rank_, top_) AS
+    [CASE WHEN scope_ = 'general' THEN 0 ELSE 1 END,
+     CASE WHEN NOT (scope_ = 'general' AND additive_ AND value_kind_ = 'currency') THEN 0
+          WHEN value_ = top_ THEN 0
+          WHEN same_within_rounding(value_, top_) THEN 0
+          ELSE 1 END,
+     chain_rank_];

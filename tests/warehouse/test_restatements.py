@@ -1,0 +1,81 @@
+"""Restatement semantics (issue 11) on the vendored companyfacts: prior = last DIFFERENT value,
+confirmations counted, change kinds split / rounding / reclassification with their evidence."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from warehouse.db import connect, fetch_all, fetch_value
+
+AAPL, NVDA, APH = 320193, 1045810, 820313
+
+
+@pytest.fixture(scope="module")
+def con(loaded_warehouse):
+    c = connect(loaded_warehouse, read_only=True)
+    yield c
+    c.close()
+
+
+def test_prior_value_is_never_the_current_value(con):
+    assert fetch_value(con, "SELECT count(*) FROM facts_current WHERE prior_value = value") == 0
+    # every restated key still has a prior: the last value that differed
+    assert fetch_value(con, "SELECT count(*) FROM facts_current WHERE restated AND value <> first_value"
+                            " AND prior_value IS NULL") == 0
+
+
+def test_nvidia_fy2024_basic_eps_prior_is_the_pre_split_value(con):
+    row = fetch_all(con, """
+        SELECT value, prior_value, prior_accession, first_value, confirmations, value_first_accession
+        FROM facts_current WHERE cik = ? AND concept = 'EarningsPerShareBasic' AND unit = 'USD/shares'
+          AND period_start = DATE '2023-01-30' AND period_end = DATE '2024-01-28'""", [NVDA])
+    assert row == [(Decimal("1.21"), Decimal("12.05"), "0001045810-24-000029", Decimal("12.05"), 1,
+                    "0001045810-25-000023")]
+
+
+@pytest.mark.parametrize("cik, concept, unit, period_end, old, new, ratio, declared", [
+    # NVIDIA 10:1 (2024): FY2024 basic EPS and weighted shares re-stated in the FY2025 10-K
+    (NVDA, "EarningsPerShareBasic", "USD/shares", "2024-01-28", "12.05", "1.21", "10", True),
+    (NVDA, "WeightedAverageNumberOfSharesOutstandingBasic", "shares", "2024-01-28", "2469000000", "24690000000",
+     "10", True),
+])
+def test_split_restatements_are_split_with_evidence(con, cik, concept, unit, period_end, old, new, ratio, declared):
+    rows = fetch_all(con, "SELECT change_kind, evidence FROM fact_restatements WHERE cik = ? AND concept = ?"
+                          " AND unit = ? AND period_end = ? AND old_value = ? AND new_value = ?",
+                     [cik, concept, unit, period_end, Decimal(old), Decimal(new)])
+    assert len(rows) == 1 and rows[0][0] == "split", rows
+    evidence = rows[0][1]
+    assert f"split {ratio}" in evidence and "changed by the same ratio" in evidence
+    assert ("StockholdersEquityNoteStockSplitConversionRatio1" in evidence) == declared
+
+
+@pytest.mark.parametrize("cik, ratio, year", [(NVDA, 4, 2021), (NVDA, 10, 2024), (AAPL, 4, 2020)])
+def test_each_known_split_is_recognised(con, cik, ratio, year):
+    n = fetch_value(con, "SELECT count(*) FROM fact_restatements WHERE cik = ? AND change_kind = 'split'"
+                         " AND year(new_filed) IN (?, ? + 1) AND evidence LIKE ?",
+                    [cik, year, year, f"split {ratio}%"])
+    assert n >= 5
+
+
+def test_small_differences_of_the_filers_rounding_are_rounding(con):
+    rows = fetch_all(con, "SELECT change_kind, evidence FROM fact_restatements WHERE old_value = 16982000"
+                          " AND new_value = 17000000")
+    assert rows and all(k == "rounding" for k, _ in rows), rows
+    assert "agree to 10^6" in rows[0][1]
+    # and no change of 1 % or more is ever called rounding
+    assert fetch_value(con, "SELECT count(*) FROM fact_restatements WHERE change_kind = 'rounding'"
+                            " AND abs(change) >= 0.05 * abs(old_value)") == 0
+
+
+def test_reclassification_names_the_unchanged_totals(con):
+    rows = fetch_all(con, "SELECT evidence FROM fact_restatements WHERE change_kind = 'reclassification'")
+    assert len(rows) > 100
+    assert all("while its total(s) stayed" in e for (e,) in rows)
+
+
+def test_confirmations_are_not_restatements(con):
+    # every fact_restatements row changes the value
+    assert fetch_value(con, "SELECT count(*) FROM fact_restatements WHERE old_value = new_value") == 0
+    assert fetch_value(con, "SELECT sum(confirmations) FROM facts_current") > 10000
