@@ -2,10 +2,11 @@
 -- One row per change of a fact's value (re-filing an unchanged value is a confirmation, not here),
 -- with change_kind and the evidence for it, first rule that holds:
 --   sec_correction    SEC re-issued the value under the same accession;
---   split             a per-share value divided / share count multiplied by a split ratio k (within
---                     2 % or the rounding of the reported value), cross-checked: another per-share or
---                     share value of the same filing changed by the same k, or the company reported
---                     a split ratio k (StockholdersEquityNoteStockSplitConversionRatio1...);
+--   split             a per-share value divided / share count multiplied by a split ratio k (1.5..100,
+--                     within 2 % or the rounding of the reported value), cross-checked: at least two
+--                     other per-share or share values of the same filing changed by the same k, or the
+--                     company reported a split ratio k (StockholdersEquityNoteStockSplitConversionRatio1...);
+--                     a reverse split (1/k) only when the company reported it;
 --   rounding          the two values differ only by rounding (same_within_rounding);
 --   amendment         the new value came in a /A form;
 --   zeroed_or_filled, sign_change, scale_change (x1000);
@@ -22,7 +23,8 @@ WITH ch AS (
     WHERE version_number > 1 AND confirmations = 0
 ),
 split_ratio AS (  -- per-share values divided, share counts multiplied by k (k < 1: reverse split)
-    SELECT *, CASE WHEN f >= 1.4 THEN round(f * 2) / 2 WHEN f <= 1 / 1.4 THEN 2 / round(2 / f) END AS k
+    SELECT *, CASE WHEN f BETWEEN 1.4 AND 100 THEN round(f * 2) / 2
+                   WHEN f BETWEEN 1 / 100.0 AND 1 / 1.4 THEN 2 / round(2 / f) END AS k
     FROM (SELECT ch.*, CASE WHEN unit = 'shares' THEN CAST(new_value AS DOUBLE) / CAST(old_value AS DOUBLE)
                             ELSE CAST(old_value AS DOUBLE) / CAST(new_value AS DOUBLE) END AS f
           FROM ch WHERE (unit = 'shares' OR unit LIKE '%/shares') AND old_value > 0 AND new_value > 0)
@@ -39,22 +41,25 @@ declared AS (  -- split ratios the company itself reported
     FROM facts WHERE concept IN ('StockholdersEquityNoteStockSplitConversionRatio1',
                                  'StockholdersEquityNoteStockSplitConversionRatio', 'StockholdersEquityReverseStockSplit')
       AND unit = 'pure' AND value > 0
-    GROUP BY cik, value
+    GROUP BY cik, value, period_end  -- one row per split event (its date)
 ),
 splits AS (
     SELECT s.cik, s.taxonomy, s.concept, s.unit, s.period_start, s.period_end, s.new_accession,
-           'split ' || CASE WHEN s.k >= 1 THEN CAST(s.k AS VARCHAR) || ':1' ELSE '1:' || CAST(1 / s.k AS VARCHAR) END
-           || ' (' || CASE WHEN s.unit = 'shares' THEN 'shares x' ELSE 'per share / ' END || CAST(s.k AS VARCHAR) || ')'
+           'split ' || CASE WHEN s.k >= 1 THEN regexp_replace(CAST(s.k AS VARCHAR), '\.0$', '') || ':1'
+                            ELSE '1:' || regexp_replace(CAST(1 / s.k AS VARCHAR), '\.0$', '') END
+           || ' (' || CASE WHEN s.unit = 'shares' THEN 'shares x ' ELSE 'per share / ' END
+           || regexp_replace(CAST(s.k AS VARCHAR), '\.0$', '') || ')'
            || CASE WHEN p.n > 1 THEN '; ' || (p.n - 1) || ' other per-share/share values in ' || s.new_accession
                                      || ' changed by the same ratio' ELSE '' END
-           || coalesce('; the company reported ' || d.concept || ' = ' || CAST(d.k AS VARCHAR), '') AS evidence
+           || coalesce('; the company reported ' || d.concept || ' = ' || regexp_replace(CAST(d.k AS VARCHAR), '\.0$', ''), '')
+               AS evidence
     FROM split_cand s
     JOIN peers p ON p.cik = s.cik AND p.new_accession = s.new_accession AND p.k = s.k
-    LEFT JOIN declared d ON d.cik = s.cik AND (abs(d.k - s.k) < 1e-9 OR abs(d.k * s.k - 1) < 1e-9)
+    LEFT JOIN declared d ON d.cik = s.cik AND abs(d.k - s.k) < 1e-9
                         AND d.filed BETWEEN s.old_filed AND s.new_filed + INTERVAL 400 DAY
-    WHERE p.n > 1 OR d.cik IS NOT NULL
+    WHERE d.cik IS NOT NULL OR (s.k > 1 AND p.n > 2)  -- a reverse split only when the company reported it
     QUALIFY row_number() OVER (PARTITION BY s.cik, s.taxonomy, s.concept, s.unit, s.period_start, s.period_end,
-                                            s.new_accession ORDER BY d.filed NULLS LAST) = 1
+                                            s.new_accession ORDER BY d.filed DESC NULLS LAST) = 1
 ),
 totals AS (  -- bottom lines whose re-report in a filing confirms the total did not move
     SELECT * FROM (VALUES ('us-gaap', 'Assets'), ('us-gaap', 'LiabilitiesAndStockholdersEquity'),

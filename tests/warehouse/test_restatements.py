@@ -79,3 +79,12 @@ def test_confirmations_are_not_restatements(con):
     # every fact_restatements row changes the value
     assert fetch_value(con, "SELECT count(*) FROM fact_restatements WHERE old_value = new_value") == 0
     assert fetch_value(con, "SELECT sum(confirmations) FROM facts_current") > 10000
+
+
+def test_only_real_splits_are_splits(con):
+    # Apple 7:1 (2014) and 4:1 (2020), Amphenol 2:1 (2014, 2021, 2024), NVIDIA 4:1 (2021) and 10:1
+    # (2024), Alphabet 20:1 (2022); shares reported in thousands (x1000) stay scale_change.
+    events = {(cik, ev.split(":")[0].removeprefix("split ")) for cik, ev in fetch_all(
+        con, "SELECT DISTINCT cik, split_part(evidence, ' ', 1) || ' ' || split_part(evidence, ' ', 2)"
+             " FROM fact_restatements WHERE change_kind = 'split'")}
+    assert events == {(AAPL, "7"), (AAPL, "4"), (APH, "2"), (NVDA, "4"), (NVDA, "10"), (1652044, "20")}
