@@ -99,9 +99,10 @@ picked AS (
 changes AS (
     SELECT *, lead(moment) OVER (PARTITION BY dslot ORDER BY moment) AS next_at
     FROM (SELECT * FROM picked
-          QUALIFY lag(concat_ws(':', taxonomy, concept, accession, revision, s_accession, s_revision))
+          QUALIFY lag(concat_ws(':', taxonomy, concept, accession, revision, s_accession, s_revision, same_tag_as_ytd))
                       OVER (PARTITION BY dslot ORDER BY moment)
-                  IS DISTINCT FROM concat_ws(':', taxonomy, concept, accession, revision, s_accession, s_revision))
+                  IS DISTINCT FROM concat_ws(':', taxonomy, concept, accession, revision, s_accession, s_revision,
+                                             same_tag_as_ytd))
 ),
 tagged AS (
     SELECT cik, standard_concept, unit, period_end, min(valid_from) AS first_tagged
