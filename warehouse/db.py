@@ -83,6 +83,7 @@ def connect(db_path: str | Path, *, read_only: bool = False, migrate: bool = Tru
                                      f"close it first")
             return con
         con.execute("SET TimeZone = 'UTC'")
+        con.execute("SET enable_progress_bar = false")  # never write into a caller's stdout (MCP stdio)
         if read_only and not external_access:
             sandbox(con)
         if not read_only and migrate:
