@@ -27,7 +27,7 @@ from pipelines.sec_client import resolve_user_agent
 from warehouse.db import WarehouseError, default_db_path, raw_dir_for, reader, writer
 from warehouse.load import BatchReport, Parsed, Rejected, load_batch, new_load_id
 from warehouse.migrate import applied_migrations
-from warehouse.publish import Holder
+from warehouse.publish import Holder, current_writer
 from warehouse.queries import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, Result, run_named, run_query, status_sections
 
 # Exit codes scripts can rely on.
@@ -384,6 +384,9 @@ def status() -> None:
     with reader(State.db) as con:
         sections = status_sections(con)
     out.print(f"[bold]{State.db}[/bold]")
+    holder = current_writer(State.db)
+    if holder:
+        out.print(f"a writer is working ({holder.describe()}); this is the last published state", highlight=False)
     for title, result in sections:
         print_result(result, Format.table, title=title)
 

@@ -87,6 +87,24 @@ def read_holder(lock_path: Path) -> Holder | None:
                   str(info.get("since", "?")))
 
 
+def current_writer(db_path: str | Path) -> Holder | None:
+    """Who is writing ``db_path`` right now (None when nobody holds the writer lock)."""
+    path = lock_path_for(published_path_for(db_path))
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return read_holder(path) or Holder(None, "?", "?", "?")
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
 @contextmanager
 def writer_lock(db_path: str | Path, *, command: str, wait: float = INTERACTIVE_WAIT,
                 poll: float = 0.2, on_wait=None) -> Iterator[Path]:

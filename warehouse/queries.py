@@ -92,8 +92,9 @@ def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | 
 
 
 def run_named(con: duckdb.DuckDBPyConnection, name: str, params: list | dict | None = None) -> Result:
-    """Run a shipped query file, e.g. ``run_named(con, "status/totals")``."""
-    return run_query(con, sql(name), params)
+    """Run a shipped query file, e.g. ``run_named(con, "status/totals")`` (our own SQL: no time
+    limit; a reader never holds up a writer, so a slow status on a big warehouse harms nobody)."""
+    return run_query(con, sql(name), params, timeout=None)
 
 
 def company_ciks(con: duckdb.DuckDBPyConnection) -> list[int]:
@@ -115,7 +116,7 @@ def status_sections(con: duckdb.DuckDBPyConnection) -> list[tuple[str, Result]]:
     sections = [("Totals", totals), ("Companies", run_named(con, "status/companies"))]
     views = names
     if "company_coverage" in views:
-        sections.append(("Filings coverage", run_query(con, "SELECT * FROM company_coverage ORDER BY cik")))
+        sections.append(("Filings coverage", run_query(con, "SELECT * FROM company_coverage ORDER BY cik", timeout=None)))
     sections.append(("Recent load runs", run_named(con, "status/recent_runs")))
     rejected = run_named(con, "status/rejected")
     if rejected.rows:

@@ -16,7 +16,7 @@ import pytest
 from helpers import COMPANYFACTS_FILES
 from warehouse.db import publishing, reader, writer
 from warehouse.errors import DamagedWarehouse, WriterBusy
-from warehouse.publish import build_path_for, lock_path_for, read_holder
+from warehouse.publish import build_path_for, current_writer, lock_path_for, read_holder
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -124,6 +124,8 @@ def test_second_writer_waits_then_fails_with_one_line_naming_the_holder(tmp_path
         # readers are not writers: they answer at once while the writer lock is held
         s = cli(db, "sql", "SELECT count(*) AS n FROM facts", "-f", "csv")
         assert s.returncode == 0 and s.stdout.split() == ["n", "0"], s.stderr
+        st = cli(db, "status")
+        assert st.returncode == 0 and f"a writer is working (pid {holder.pid}" in st.stdout, st.stdout
     finally:
         holder.stdin.close()
         holder.wait(30)
@@ -146,6 +148,8 @@ def test_second_writer_proceeds_when_the_first_finishes(tmp_path):
     assert second.returncode == 0, errs
     assert f"pid {holder.pid}" in errs and "1 loaded" in out
     assert read_holder(lock_path_for(db)) is None  # released: the lock file names nobody
+    assert current_writer(db) is None
+    assert "a writer is working" not in cli(db, "status").stdout
 
 
 def test_killed_writer_leaves_the_published_file_untouched_and_its_lock_is_taken_over(tmp_path):
