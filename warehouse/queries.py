@@ -22,6 +22,10 @@ class QueryError(WarehouseError):
     """A query the user or a tool sent failed (syntax, unknown column, read-only violation...)."""
 
 
+class QueryRefused(QueryError):
+    """The call did not hold exactly one SQL statement."""
+
+
 class QueryTimeout(QueryError):
     """A statement ran past its time limit and was interrupted."""
 
@@ -66,7 +70,7 @@ def one_statement(con: duckdb.DuckDBPyConnection, query: str) -> duckdb.Statemen
     except duckdb.Error as exc:
         raise QueryError(f"{type(exc).__name__}: {exc}") from exc
     if len(statements) != 1:
-        raise QueryError(f"one SQL statement per call, got {len(statements)}: send them one at a time")
+        raise QueryRefused(f"one SQL statement per call, got {len(statements)}: send them one at a time")
     return statements[0]
 
 
