@@ -346,14 +346,20 @@ def checks(name: Annotated[str | None, typer.Argument(help="One check's offendin
 
 
 @command()
-def export(target: Annotated[Path, typer.Argument(help="Folder for <table>.parquet files.")],
-           table: Annotated[list[str] | None, typer.Option("--table", help="Only these tables/views (repeatable).")] = None) -> None:
-    """Export the public tables and views to Parquet (zstd), one file each, replaced atomically."""
-    from warehouse.export import export_parquet
+def export(dest: Annotated[Path, typer.Argument(help="Export folder (a symlink to DEST.<id>, swapped atomically).")],
+           table: Annotated[list[str] | None, typer.Option("--table", help="Only these tables/views (repeatable).")] = None,
+           as_of: Annotated[datetime | None, typer.Option("--as-of", help="Export what was public at this UTC instant (YYYY-MM-DD[THH:MM:SS]).")] = None) -> None:
+    """Export to Parquet: a folder per table (facts by fiscal_year), manifest.json with schema,
+    comments, row counts and sha256; built beside DEST and published with one rename."""
+    from warehouse.export import export_warehouse
 
     with reader(State.db, sandboxed=False) as con:
-        counts = export_parquet(con, target, table)
-    print_result(Result(["file", "rows"], [(f"{target / n}.parquet", c) for n, c in counts.items()]), Format.table)
+        result = export_warehouse(con, dest, table, as_of=as_of)
+    tables = result.manifest["tables"]
+    print_result(Result(["table", "rows", "files"], [(n, t["rows"], len(t["files"])) for n, t in tables.items()]),
+                 Format.table)
+    out.print(f"{dest} -> {result.target.name} ({'published' if result.changed else 'unchanged, nothing swapped'})",
+              highlight=False)
 
 
 @command()

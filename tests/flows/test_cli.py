@@ -83,9 +83,10 @@ def test_status_and_export(db, tmp_path):
     result = cli(db, "export", tmp_path / "out", "--table", "facts", "--table", "insider_transactions")
     assert result.exit_code == 0, result.output
     con = duckdb.connect()
-    assert con.execute(f"SELECT count(*) FROM '{tmp_path / 'out' / 'facts.parquet'}'").fetchall() == [(24579,)]
-    assert con.execute(f"SELECT count(*) FROM '{tmp_path / 'out' / 'insider_transactions.parquet'}'").fetchall() == [(7,)]
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["facts.parquet", "insider_transactions.parquet"]
+    out = tmp_path / "out"
+    assert con.execute(f"SELECT count(*) FROM read_parquet('{out}/facts/**/*.parquet')").fetchall() == [(24579,)]
+    assert con.execute(f"SELECT count(*) FROM '{out}/insider_transactions/*.parquet'").fetchall() == [(7,)]
+    assert sorted(p.name for p in out.iterdir()) == ["README.txt", "facts", "insider_transactions", "manifest.json"]
     unknown = cli(db, "export", tmp_path / "out2", "--table", "nope")
     assert unknown.exit_code == EXIT_ERROR
 
