@@ -1,4 +1,7 @@
--- Changes of value between consecutive published versions, one company (grain: one change).
+-- Changes of value between consecutive published versions, one company (grain: one change);
+-- optionally one concept (and taxonomy) and fiscal year.
 SELECT * FROM fact_restatements
 WHERE cik = $cik AND ($concept IS NULL OR concept = $concept)
+  AND ($taxonomy IS NULL OR taxonomy = $taxonomy)
+  AND ($fiscal_year IS NULL OR fiscal_year = $fiscal_year)
 ORDER BY concept, period_end, new_filed;

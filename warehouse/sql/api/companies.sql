@@ -1,0 +1,5 @@
+-- Companies the warehouse holds (grain: CIK) with names, tickers and fiscal year end.
+SELECT cik, name, tickers, exchanges, fiscal_year_end, entity_type, sic, sic_description,
+       state_of_incorporation, category
+FROM companies
+ORDER BY cik;
