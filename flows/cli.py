@@ -363,6 +363,26 @@ def export(dest: Annotated[Path, typer.Argument(help="Export folder (a symlink t
 
 
 @command()
+def report(company: Annotated[str, typer.Argument(help="Ticker, CIK or name (resolved, never guessed).")],
+           out_path: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")] = Path("report.html"),
+           concept: Annotated[str | None, typer.Option(help="XBRL concept to chart with every version [default: the revenue tag with the most restatements].")] = None) -> None:
+    """A static HTML page for one company (no scripts, no network, inline SVG charts): a concept's
+    history with every version, derived metrics with lineage, insider activity, filing timeline."""
+    from warehouse.api import UnknownNameError, open_warehouse
+    from warehouse.report import render_report
+
+    with open_warehouse(State.db) as wh:
+        try:
+            page = render_report(wh, company, concept)
+        except UnknownNameError as exc:
+            fail(str(exc), EXIT_NOT_FOUND)
+    tmp = out_path.with_name(out_path.name + ".tmp")
+    tmp.write_text(page, encoding="utf-8")
+    tmp.replace(out_path)
+    out.print(f"{out_path}: {len(page.encode()):,} bytes", highlight=False)
+
+
+@command()
 def rebuild(target: Annotated[Path, typer.Argument(help="New warehouse file to build (must not exist).")]) -> None:
     """Rebuild every table into a NEW warehouse from the raw payloads kept beside this one."""
     from warehouse.rebuild import loaded_documents

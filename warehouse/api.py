@@ -174,6 +174,9 @@ class Warehouse:
                 return cik
             raise UnknownNameError("company", company, [], f"; no CIK {cik} in this warehouse"
                                    f" (it holds {len(known)} companies: companies())")
+        exact = self._column("SELECT cik FROM companies WHERE list_contains(tickers, upper(trim(?)))", [company])
+        if len(exact) == 1:  # the company's own ticker, as its submissions list it: no ranking needed
+            return exact[0]
         from warehouse.registry_resolve import resolve
 
         r = resolve(self.con, company)
