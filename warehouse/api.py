@@ -330,10 +330,10 @@ class Warehouse:
         >>> wh = open_warehouse(path)
         >>> wh.metrics("AAPL", "free_cash_flow", fiscal_year=2025, fiscal_period="FY").select("value", "formula").rows()
         [(Decimal('98767000000.0000000000'), 'operating_cash_flow - capital_expenditure')]
-        >>> wh.metrics("AAPL", "ebitda")
+        >>> wh.metrics("AAPL", "ebitdax")
         Traceback (most recent call last):
         ...
-        warehouse.api.UnknownNameError: unknown metric 'ebitda'...
+        warehouse.api.UnknownNameError: unknown metric 'ebitdax'; closest: ebitda...
         """
         return self.sql(sql("api/metrics"), {
             "cik": self.cik(company), "metric": self._metric(metric), "as_of": _when(as_of),

@@ -98,8 +98,8 @@ def test_unknown_names_raise_with_the_closest_matches(company_warehouse):
         with pytest.raises(UnknownNameError, match="closest: Revenues") as concept:
             wh.facts("AAPL", "Revenue")
         assert "Revenues" in concept.value.suggestions
-        with pytest.raises(UnknownNameError, match="unknown metric 'ebitda'"):
-            wh.metrics("AAPL", "ebitda")
+        with pytest.raises(UnknownNameError, match="unknown metric 'ebitdax'; closest: ebitda"):
+            wh.metrics("AAPL", "ebitdax")
         with pytest.raises(UnknownNameError, match="closest: free_cash_flow"):
             wh.metrics("AAPL", "free_cashflow")
         with pytest.raises(UnknownNameError, match="standard concept: use standard_facts"):
