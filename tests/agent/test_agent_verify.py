@@ -149,6 +149,15 @@ def test_claim_text_with_an_unbacked_number_fails(con):
     assert r.status == "FAIL" and "$9.9B, which no claim backs" in r.reason
 
 
+def test_duplicate_claim_ids_fail(con):
+    brief = copy.deepcopy(TRUE_BRIEF)
+    brief["claims"].append({**_claim(brief, "rev23"), "value": 391035000000, "fiscalYear": 2024})
+    report = verify_brief(con, json.dumps(brief))
+    rev23 = [c for c in report.claims if c.id == "rev23"]
+    assert len(rev23) == 2 and all(c.status == "FAIL" and "more than one claim" in c.reason for c in rev23)
+    assert _result(report, "growth").status == "FAIL" and not report.passed
+
+
 def test_brief_that_is_not_a_brief_is_rejected_with_a_reason(con):
     report = verify_brief(con, '{"ticker": "AAPL", "claims": [{"id": "x", "kind": "guess"}]}')
     assert not report.passed and report.error is not None and report.error.kind == "bad_argument"

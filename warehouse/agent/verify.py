@@ -159,6 +159,8 @@ def verify_brief(con: duckdb.DuckDBPyConnection, data: str | bytes | dict | Brie
     values = [v for c in brief.claims if (v := checker.value(c)) is not None]
     final = []
     for c, res in zip(brief.claims, results, strict=True):
+        if c.id in checker.duplicated:
+            res = ClaimResult(id=c.id, kind=c.kind, status="FAIL", reason=f"claim id {c.id!r} is used by more than one claim")
         orphans = [m.text for m in mentions(c.text, ids) if not any(backed_by(m, v) for v in values)]
         if orphans and res.status == "PASS":
             res = ClaimResult(id=c.id, kind=c.kind, status="FAIL",
@@ -177,7 +179,10 @@ class _Checker:
     def __init__(self, con: duckdb.DuckDBPyConnection, cik: int, brief: Brief):
         self.con, self.cik = con, cik
         self.claims: dict[str, Any] = {}
+        self.duplicated: set[str] = set()
         for c in brief.claims:
+            if c.id in self.claims:
+                self.duplicated.add(c.id)
             self.claims.setdefault(c.id, c)
         self.done: dict[str, ClaimResult] = {}
         self.active: set[str] = set()
@@ -190,6 +195,10 @@ class _Checker:
         if claim_id in self.done:
             return self.done[claim_id]
         claim = self.claims[claim_id]
+        if claim_id in self.duplicated:  # which of them would a formula mean? refuse to pick one
+            self.done[claim_id] = ClaimResult(id=claim_id, kind=claim.kind, status="FAIL",
+                                              reason=f"claim id {claim_id!r} is used by more than one claim")
+            return self.done[claim_id]
         self.active.add(claim_id)
         try:
             ok, reason = {"reported": self._reported, "derived": self._derived,
