@@ -84,9 +84,15 @@ def test_derived_metric_with_formula_rule_version_and_lineage_to_fact_versions(c
 
 
 def test_errors_come_back_as_data_with_suggestions(con):
-    typo = tools.get_facts(con, "AAPL", "Revenue")
+    typo = tools.get_facts(con, "AAPL", "Revnue")
     assert typo.error.kind == "unknown_concept" and typo.error.closest[0] == "revenue"
-    assert "us-gaap:Revenues" in typo.error.closest
+    tag_typo = tools.get_facts(con, "AAPL", "us-gaap:Revenue")
+    assert tag_typo.error.kind == "unknown_concept" and "us-gaap:Revenues" in tag_typo.error.closest
+    # plain-English names and case are the vocabulary's (warehouse.vocabulary), not errors
+    assert tools.get_facts(con, "AAPL", "Sales", 2024, "FY").concept == "revenue"
+    metric_asked = tools.get_facts(con, "AAPL", "free_cash_flow", 2024)
+    assert metric_asked.error.kind == "unknown_concept" and "get_derived_metric" in metric_asked.error.suggestion
+    assert tools.get_derived_metric(con, "AAPL", "FCF", 2025).metrics[0].metric == "free_cash_flow"
     old = tools.get_facts(con, "AAPL", "revenue", 1990)
     assert old.error.kind == "no_data" and 2024 in old.error.fiscal_years_available
     assert 1990 not in old.error.fiscal_years_available

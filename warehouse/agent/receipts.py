@@ -13,6 +13,7 @@ import duckdb
 from warehouse.agent.models import Company, CompanyCandidate, Receipt, ToolError
 from warehouse.db import fetch_all
 from warehouse.registry_resolve import Resolution, resolve
+from warehouse.vocabulary import UnknownMetricError, concept_names, resolve_name
 
 FISCAL_PERIODS = ("FY", "Q1", "Q2", "Q3", "Q4")
 
@@ -70,39 +71,39 @@ def company(con: duckdb.DuckDBPyConnection, query: str | int) -> Company:
     return Company(cik=r.cik, name=name or r.name, tickers=list(tickers or []))
 
 
-def standard_concept_names(con: duckdb.DuckDBPyConnection) -> list[str]:
-    return [r[0] for r in fetch_all(con, "SELECT DISTINCT standard_concept FROM standard_concepts ORDER BY 1")]
-
-
-def metric_names(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Derived metrics the warehouse computes (standard concepts' derived quarters excluded)."""
-    return [r[0] for r in fetch_all(
-        con, "SELECT DISTINCT metric FROM derived_metrics WHERE metric NOT IN "
-             "(SELECT standard_concept FROM standard_concepts) ORDER BY 1")]
-
-
 def company_concepts(con: duckdb.DuckDBPyConnection, cik: int) -> list[str]:
     return [r[0] for r in fetch_all(
         con, "SELECT DISTINCT taxonomy || ':' || concept FROM facts WHERE cik = ? ORDER BY 1", [cik])]
 
 
 def concept_kind(con: duckdb.DuckDBPyConnection, concept: str, cik: int) -> tuple[str, str]:
-    """('standard', name) or ('tag', 'taxonomy:Concept'); unknown -> ToolFailure with the closest names."""
+    """('standard', name) for a standard concept or its alias (``warehouse.vocabulary``), ('tag',
+    'taxonomy:Concept') for a tag the company reported; else ToolFailure naming the closest names
+    (a derived metric's name is pointed at get_derived_metric)."""
     if ":" in concept:
         taxonomy, _, name = concept.partition(":")
         if fetch_all(con, "SELECT 1 FROM facts WHERE cik = ? AND taxonomy = ? AND concept = ? LIMIT 1",
                      [cik, taxonomy, name]):
             return "tag", concept
-    elif concept in standard_concept_names(con):
-        return "standard", concept
-    choices = [*standard_concept_names(con), *company_concepts(con, cik)]
-    return_error = ToolError(
+        suggestions: list[str] = []
+    else:
+        try:
+            found = resolve_name(con, concept)
+        except UnknownMetricError as exc:
+            suggestions = exc.suggestions
+        else:
+            if found.kind == "concept":
+                return "standard", found.name
+            raise ToolFailure(ToolError(
+                kind="unknown_concept", message=f"{concept!r} is a derived metric, not a reported concept",
+                closest=[found.name], suggestion=f"Ask get_derived_metric for {found.name}."))
+    raise ToolFailure(ToolError(
         kind="unknown_concept",
         message=f"{concept!r} is neither a standard concept nor a taxonomy:Concept this company reported",
-        closest=closest(concept, choices),
+        closest=list(dict.fromkeys([*suggestions, *closest(concept, [*concept_names(con),
+                                                                     *company_concepts(con, cik)])]))[:5],
         suggestion="Use a standard concept (revenue, net_income, ...) or taxonomy:Concept exactly as tagged "
-                   "(us-gaap:Revenues); the closest names are listed.")
-    raise ToolFailure(return_error)
+                   "(us-gaap:Revenues); the closest names are listed."))
 
 
 def fiscal_period(value: str | None) -> str | None:

@@ -38,16 +38,15 @@ from warehouse.agent.receipts import (
     company,
     concept_kind,
     fiscal_period,
-    metric_names,
     receipt,
     resolution_error,
     rows,
     sec_url,
-    standard_concept_names,
     years_available,
 )
 from warehouse.registry_resolve import resolve
 from warehouse.sqlfiles import sql
+from warehouse.vocabulary import UnknownMetricError, metric_names, resolve_name
 
 #: Most rows a list-returning tool gives back (``truncated`` says when there were more).
 MAX_ROWS = 200
@@ -167,13 +166,17 @@ def get_derived_metric(con: duckdb.DuckDBPyConnection, company_query: str, metri
     """A derived metric's value, formula, rule version and lineage to the exact fact versions."""
     try:
         co = company(con, company_query)
-        known = metric_names(con)
-        if metric not in known:
-            standard = standard_concept_names(con)
-            hint = (f" {metric!r} is a standard concept: ask get_facts for it." if metric in standard else "")
-            raise ToolFailure(ToolError(kind="unknown_metric", message=f"no derived metric named {metric!r}.{hint}",
-                                        closest=closest(metric, known + standard),
-                                        suggestion=f"Derived metrics: {', '.join(known)}."))
+        try:
+            found_name = resolve_name(con, metric)
+        except UnknownMetricError as exc:
+            raise ToolFailure(ToolError(kind="unknown_metric", message=str(exc), closest=exc.suggestions,
+                                        suggestion=f"Derived metrics: {', '.join(metric_names())}.")) from None
+        if found_name.kind != "metric":
+            raise ToolFailure(ToolError(
+                kind="unknown_metric", closest=metric_names(),
+                message=f"{metric!r} is the standard concept {found_name.name}, not a derived metric",
+                suggestion=f"Ask get_facts for {found_name.name}, or pick a derived metric (closest listed)."))
+        metric = found_name.name
         fp, ts = _fp(fiscal_period), as_of_time(as_of)
         source = "derived_metrics_current" if ts is None else "derived_metrics_as_of(CAST($as_of AS TIMESTAMP))"
         params: dict[str, Any] = {"cik": co.cik, "metric": metric, "fy": fiscal_year, "fp": fp}
@@ -208,7 +211,7 @@ def get_derived_metric(con: duckdb.DuckDBPyConnection, company_query: str, metri
 def compare_companies(con: duckdb.DuckDBPyConnection, concept_or_metric: str, companies: list[str],
                       fiscal_year: int) -> CompareResult:
     """One row per company for a standard concept or derived metric in a fiscal year, with warnings."""
-    from warehouse.metrics import UnknownMetricError, compare
+    from warehouse.compare import compare
 
     try:
         cos = [company(con, c) for c in companies]
@@ -219,8 +222,7 @@ def compare_companies(con: duckdb.DuckDBPyConnection, concept_or_metric: str, co
             found = compare(con, concept_or_metric, [c.cik for c in cos], fiscal_year)
         except UnknownMetricError as exc:
             raise ToolFailure(ToolError(
-                kind="unknown_metric", message=str(exc),
-                closest=closest(concept_or_metric, metric_names(con) + standard_concept_names(con)),
+                kind="unknown_metric", message=str(exc), closest=exc.suggestions,
                 suggestion="Use a derived metric (free_cash_flow, net_margin, ...) or a standard concept "
                            "(revenue, ...).")) from None
         names = {c.cik: c.name for c in cos}

@@ -41,13 +41,12 @@ from warehouse.agent.receipts import (
     FISCAL_PERIODS,
     closest,
     company_concepts,
-    metric_names,
     resolution_error,
     rows,
-    standard_concept_names,
 )
 from warehouse.registry_resolve import resolve
 from warehouse.sqlfiles import sql
+from warehouse.vocabulary import concept_names, metric_names
 
 _PERIOD_DURATIONS = {"FY": ("annual", "instant")} | {q: ("quarter", "instant") for q in FISCAL_PERIODS[1:]}
 
@@ -217,17 +216,17 @@ class _Checker:
         if fp not in _PERIOD_DURATIONS:
             return False, f"fiscalPeriod {c.fiscalPeriod!r} is not one of {', '.join(FISCAL_PERIODS)}"
         period = f"FY{c.fiscalYear} {fp}" if fp != "FY" else f"FY{c.fiscalYear}"
-        if c.field in metric_names(self.con):
+        if c.field in metric_names():
             return False, (f"{c.field} is a derived metric the warehouse computes, not a value any filing "
                            f"reports: a derived value cited as reported; write it as a derived claim with its formula")
-        standard = c.field in standard_concept_names(self.con)
+        standard = c.field in concept_names(self.con)
         if standard:
             tags = [r["tag"] for r in rows(self.con, sql("agent/reported_tags"),
                                            {"cik": self.cik, "concept": c.field, "fy": c.fiscalYear, "fp": fp})]
         elif ":" in c.field and c.field in company_concepts(self.con, self.cik):
             tags = [c.field]
         else:
-            near = closest(c.field, [*standard_concept_names(self.con), *company_concepts(self.con, self.cik)])
+            near = closest(c.field, [*concept_names(self.con), *company_concepts(self.con, self.cik)])
             return False, f"unknown field {c.field!r}" + (f"; closest: {', '.join(near)}" if near else "")
         versions = [v for v in rows(self.con, sql("agent/fact_versions"),
                                     {"cik": self.cik, "tags": tags, "fy": c.fiscalYear, "fp": fp, "as_of": None})
