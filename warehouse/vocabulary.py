@@ -33,8 +33,8 @@ class MetricsError(WarehouseError):
 class UnknownMetricError(MetricsError):
     """The name is neither a derived metric, a standard concept nor an alias of one."""
 
-    def __init__(self, name: str, suggestions: list[str]):
-        self.name, self.suggestions = name, suggestions
+    def __init__(self, name: str, suggestions: list[str] | None = None):
+        self.name, self.suggestions = name, list(suggestions or [])
         hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
         super().__init__(f"{name!r} is neither a derived metric nor a standard concept{hint}")
 
