@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import date, datetime
 from decimal import Decimal
@@ -22,10 +23,9 @@ from rich.table import Table
 
 from pipelines.documents import Document, read_local_document
 from pipelines.errors import ConfigError, EdgarError, RejectedDocument
-from pipelines.parse import parse_document, parse_many
 from pipelines.sec_client import resolve_user_agent
 from warehouse.db import WarehouseError, default_db_path, raw_dir_for, reader, writer
-from warehouse.load import BatchReport, Parsed, Rejected, load_batch, new_load_id
+from warehouse.load import BatchReport, Rejected
 from warehouse.migrate import applied_migrations
 from warehouse.publish import Holder, current_writer
 from warehouse.queries import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, Result, run_named, run_query, status_sections
@@ -94,9 +94,14 @@ def fail(message: str, code: int = EXIT_ERROR) -> None:
 
 @command()
 def init() -> None:
-    """Create the warehouse file (or bring its schema up to date)."""
+    """Create the warehouse file (or bring its schema up to date); close the runs left `running` by a
+    process that is gone (interrupted: partial or failed)."""
+    from warehouse.load import reconcile_interrupted
+
     with writer(State.db, command="init", on_wait=_waiting) as con:
         applied = applied_migrations(con)
+        for load_id in reconcile_interrupted(con):
+            err.print(f"[yellow]interrupted run:[/yellow] {load_id} (its process is gone)", highlight=False)
     out.print(f"{State.db}: schema at migration {applied[-1][0]:04d}_{applied[-1][1]} ({len(applied)} applied)")
 
 
@@ -106,25 +111,27 @@ def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz 
          batch_size: Annotated[int, typer.Option(help="Commit every N documents (bulk loads); 0 = the whole run in one transaction.")] = 0) -> None:
     """Load local SEC files (companyfacts, submissions and pages, tickers, Forms 3/4/5) in one run.
 
-    Files are parsed in a process per core; by default the whole run commits in one transaction."""
+    Files already loaded (same bytes) are skipped before parsing; the others are parsed in a process
+    per core; by default the whole run commits in one transaction."""
+    from warehouse.ingest import ingest
+
     files = list(paths)
     if accession and len(files) != 1:
         fail("--accession names the accession of ONE file", EXIT_USAGE)
     for path in files:
         if not Path(path).is_file():
             fail(f"{path}: no such file")
-    size = batch_size if batch_size > 0 else len(files)
-    run = BatchReport(load_id=new_load_id())
     with writer(State.db, command="load", on_wait=_waiting) as con:
         with _progress() as progress:
             task = progress.add_task("loading", total=len(files))
-            for start in range(0, len(files), size):
-                items = _parse_files(files[start:start + size], accession)
-                report = load_batch(con, items, raw_dir=raw_dir_for(State.db), command="load", load_id=run.load_id)
-                run.add(report)
-                progress.advance(task, len(items))
+
+            def done(report: BatchReport, n: int) -> None:
+                progress.advance(task, n)
                 if batch_size:
                     err.print(report.summary(), highlight=False)
+
+            run = ingest(con, _read_files(files, accession), raw_dir=raw_dir_for(State.db), command="load",
+                         batch_size=batch_size, on_batch=done)
     out.print(run.summary())
     for uri, reason in run.rejected:
         err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
@@ -132,24 +139,16 @@ def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz 
         raise typer.Exit(EXIT_PARTIAL)
 
 
-def _parse_files(paths: list[Path], accession: str | None) -> list[Parsed | Rejected]:
-    """Read and parse local files (in a process per core when they are big); bad ones -> Rejected.
-    Called before the batch opens its transaction; the forked parsers never touch DuckDB."""
-    docs: list[Document] = []
-    items: dict[int, Parsed | Rejected] = {}
-    for n, path in enumerate(paths):
+def _read_files(paths: list[Path], accession: str | None) -> Iterator[Document | Rejected]:
+    """Local files as Documents, read lazily (one batch in memory); an unreadable file or a corrupt
+    gzip becomes Rejected (recorded; the rest loads)."""
+    for path in paths:
         try:
             doc = read_local_document(path)
-        except RejectedDocument as exc:  # unreadable or corrupt gzip: recorded, the rest loads
-            items[n] = Rejected(Document(uri=str(path), origin="file", body=b""), exc)
+        except RejectedDocument as exc:
+            yield Rejected(Document(uri=str(path), origin="file", body=b""), exc)
             continue
-        docs.append(replace(doc, accession=accession) if accession else doc)
-    parsed = iter(parse_many(docs))
-    for n in range(len(paths)):
-        if n not in items:
-            doc, record = next(parsed)
-            items[n] = Rejected(doc, record) if isinstance(record, RejectedDocument) else Parsed(doc, record)
-    return [items[n] for n in range(len(paths))]
+        yield replace(doc, accession=accession) if accession else doc
 
 
 @command()
@@ -383,23 +382,21 @@ def report(company: Annotated[str, typer.Argument(help="Ticker, CIK or name (res
 
 
 @command()
-def rebuild(target: Annotated[Path, typer.Argument(help="New warehouse file to build (must not exist).")]) -> None:
+def rebuild(target: Annotated[Path, typer.Argument(help="New warehouse file to build (must not exist).")],
+            batch_size: Annotated[int, typer.Option(help="Commit every N documents; 0 = one transaction.")] = 0) -> None:
     """Rebuild every table into a NEW warehouse from the raw payloads kept beside this one."""
-    from warehouse.rebuild import loaded_documents
+    from warehouse.ingest import ingest
+    from warehouse.stored_documents import loaded_documents
 
     if target.exists():
         fail(f"{target} exists; rebuild writes a new warehouse", EXIT_USAGE)
     with reader(State.db) as con:
         docs = loaded_documents(con, raw_dir_for(State.db))
-    items: list[Parsed | Rejected] = []
-    for doc in docs:
-        try:
-            items.append(Parsed(doc, parse_document(doc)[1]))
-        except RejectedDocument as exc:
-            items.append(Rejected(doc, exc))
+    counted: list[int] = []
     with writer(target, command="rebuild", on_wait=_waiting) as new:
-        report = load_batch(new, items, raw_dir=raw_dir_for(target), command="rebuild")
-    out.print(f"{target}: rebuilt from {len(docs)} raw payloads of {State.db}; {report.summary()}")
+        report = ingest(new, docs, raw_dir=raw_dir_for(target), command="rebuild", batch_size=batch_size,
+                        on_batch=lambda _report, n: counted.append(n))
+    out.print(f"{target}: rebuilt from {sum(counted)} raw payloads of {State.db}; {report.summary()}")
     if report.rejected:
         raise typer.Exit(EXIT_PARTIAL)
 

@@ -12,6 +12,7 @@ from typing import Any
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
+from prefect.states import Completed
 
 from pipelines.documents import Document, utcnow
 from pipelines.errors import (
@@ -23,9 +24,14 @@ from pipelines.errors import (
     TerminalError,
     TransientError,
 )
-from pipelines.parse import parse_document
 from pipelines.sec_client import SecClient
-from warehouse.load import BatchReport, Parsed, Rejected, new_load_id
+from warehouse.ingest import prepare
+from warehouse.load import BatchReport, Parsed, Rejected
+
+
+class RefreshFailed(TransientError):
+    """The refresh fetched none of the documents it asked for (SEC down, or every request failed):
+    recorded as a failed run; the flow run ends Failed. ``result`` holds what the flow would return."""
 
 
 @dataclass
@@ -59,20 +65,27 @@ def make_client(replay: str | None = None, cache_dir: str | None = None, rate: f
     return SecClient(**kwargs)
 
 
-def fetch_parse(what: str, fetch: Callable[[], Document]) -> Parsed | Rejected | FetchFailure:
-    """Fetch one document and parse it; a bad body becomes Rejected, a missing one a FetchFailure.
-    SEC throttling is not swallowed: it stops the run (never hammer a 10-minute block)."""
+def fetch_document(what: str, fetch: Callable[[], Document]) -> Document | FetchFailure:
+    """Fetch one document; a missing one becomes a FetchFailure. SEC throttling is not swallowed:
+    it stops the run (never hammer a 10-minute block)."""
     try:
-        doc = fetch()
+        return fetch()
     except (SecThrottled, SecForbidden, ConfigError):
         raise  # SEC is refusing this client: stop the run, never hammer
     except (TransientError, TerminalError) as exc:  # 404, retries exhausted, another 4xx: this one only
         return FetchFailure(what, str(exc))
-    try:
-        _kind, record = parse_document(doc)
-    except RejectedDocument as exc:
-        return Rejected(doc, exc)
-    return Parsed(doc, record)
+
+
+def fetch_parse(what: str, fetch: Callable[[], Document]) -> Parsed | Rejected | FetchFailure:
+    """Fetch one document and parse it (the ingest path's parse stage, in this process); a bad
+    body becomes Rejected, a missing one a FetchFailure."""
+    got = fetch_document(what, fetch)
+    return got if isinstance(got, FetchFailure) else prepare(None, [got], workers=1)[0]
+
+
+@task(name="fetch", cache_policy=NO_CACHE, task_run_name="fetch {what}")
+def fetch_task(what: str, fetch: Callable[[], Document]) -> Document | FetchFailure:
+    return fetch_document(what, fetch)
 
 
 @task(name="fetch-and-parse", cache_policy=NO_CACHE, task_run_name="fetch {what}")
@@ -105,16 +118,39 @@ def resolve_targets(client: SecClient, tickers: list[str], ciks: list[int]) -> t
     return plan, extra
 
 
+@task(name="start-run", cache_policy=NO_CACHE)
+def start_run_task(db: str, flow_run_id: str | None) -> str:
+    """Record the run as running before anything is fetched (see warehouse.load.start_run)."""
+    from warehouse.db import connect
+    from warehouse.load import start_run
+
+    with connect(db) as con:  # the run's build file (see refresh_flow)
+        return start_run(con, command="refresh", flow_run_id=flow_run_id)
+
+
 @task(name="load-batch", cache_policy=NO_CACHE)
-def load_task(db: str, items: list[Parsed | Rejected], flow_run_id: str | None,
-              load_id: str | None = None) -> BatchReport:
-    """Load one batch into ``db``: the run's private build file (see warehouse.db.publishing)."""
+def load_task(db: str, items: list[Document | Parsed | Rejected], flow_run_id: str | None,
+              load_id: str) -> BatchReport:
+    """One batch through the ingest path into ``db`` (the run's private build file, see
+    warehouse.db.publishing): documents already loaded are skipped before parsing; the rest are
+    parsed in this process (the flow's process has threads, so it never forks)."""
     from warehouse.db import connect, raw_dir_for
-    from warehouse.load import load_batch
+    from warehouse.ingest import load_documents
 
     with connect(db) as con:
-        return load_batch(con, items, raw_dir=raw_dir_for(db), command="refresh", flow_run_id=flow_run_id,
-                          load_id=load_id)
+        return load_documents(con, items, raw_dir=raw_dir_for(db), command="refresh", load_id=load_id,
+                              flow_run_id=flow_run_id, workers=1)
+
+
+@task(name="finish-run", cache_policy=NO_CACHE)
+def finish_run_task(db: str, run: BatchReport, not_fetched: int, error: str | None) -> str:
+    """The run's final status: failed when nothing could be fetched, partial with rejections or
+    documents not fetched (see warehouse.load.run_status)."""
+    from warehouse.db import connect
+    from warehouse.load import finish_run
+
+    with connect(db) as con:
+        return finish_run(con, run, not_fetched=not_fetched, error=error)
 
 
 @task(name="known-companies", cache_policy=NO_CACHE)
@@ -187,12 +223,12 @@ def ownership_to_fetch(db: str, targets: list[OwnershipTarget], since: date | No
 
 def _fetch_companies(client: SecClient, db: str, ciks: list[int], extra_targets: list[OwnershipTarget],
                      insiders: bool, insider_since: date | None, insider_until: date | None) -> list:
-    """Fetch and parse companyfacts, submissions (every page) and new Forms 3/4/5 of ``ciks``."""
-    futures = []
-    for cik in ciks:
-        futures.append(fetch_parse_task.submit(f"companyfacts {cik}", lambda c=cik: client.fetch_companyfacts(c)))
-        futures.append(fetch_parse_task.submit(f"submissions {cik}", lambda c=cik: client.fetch_submissions(c)))
-    results = [f.result() for f in futures]
+    """Fetch companyfacts, submissions (every page) and new Forms 3/4/5 of ``ciks``. Submissions
+    are parsed here (their pages and Forms 3/4/5 are found in them); companyfacts are returned as
+    Documents, for the load's parse stage to skip when already loaded."""
+    facts = [fetch_task.submit(f"companyfacts {cik}", lambda c=cik: client.fetch_companyfacts(c)) for cik in ciks]
+    subs = [fetch_parse_task.submit(f"submissions {cik}", lambda c=cik: client.fetch_submissions(c)) for cik in ciks]
+    results: list = [f.result() for f in facts] + [f.result() for f in subs]
     submissions = [r for r in results if isinstance(r, Parsed) and r.record.kind == "submissions"]
     pages = [fetch_parse_task.submit(f"submissions page {name}",
                                      lambda n=name, c=sub.record.cik: client.fetch_submissions_page(n, c))
@@ -215,7 +251,8 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
                  insider_since: date | None = None, insider_until: date | None = None,
                  insiders: bool = True, index_days: list[date] | None = None,
                  all_companies: bool = False, insider_lookback_days: int | None = None,
-                 record: str | None = None, batch_size: int = 0, lock_wait: float | None = None) -> dict:
+                 record: str | None = None, batch_size: int = 0,
+                 lock_wait: float | None = None) -> dict | Completed:
     """Refresh the given companies: companyfacts, submissions with every page, and the Forms 3/4/5
     that are not loaded yet, found in their submissions and in EDGAR's daily form index of each of
     ``index_days`` (filed within [insider_since, insider_until]).
@@ -244,36 +281,53 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
                                                   h.describe() if h else "another process")) as build, \
             closing(client):
         db = str(build)
-        plan, first_items = resolve_targets(client, tickers or [], ciks or [])
-        if plan.unknown_tickers:
-            log.warning("unknown tickers (not in company_tickers.json): %s", ", ".join(plan.unknown_tickers))
-        index_targets: list[OwnershipTarget] = []
-        for day in (index_days or []) if insiders else []:
-            found, failed = ownership_from_daily_index(client, day, plan.ciks)
-            index_targets += found
-            first_items += failed
-        size = batch_size if batch_size > 0 else max(len(plan.ciks), 1)
-        chunks = [plan.ciks[k:k + size] for k in range(0, len(plan.ciks), size)] or [[]]
-        run = BatchReport(load_id=new_load_id())
-        failures: list[FetchFailure] = []
         flow_run_id = str(flow_run.get_id() or "") or None
-        for n, chunk in enumerate(chunks):
-            items = (first_items if n == 0 else []) + _fetch_companies(
-                client, db, chunk, index_targets if n == 0 else [], insiders, insider_since, insider_until)
-            failures += [r for r in items if isinstance(r, FetchFailure)]
-            for r in items:  # a body its parser rejected must not stay in the HTTP cache (Archives: forever)
-                if isinstance(r, Rejected) and r.doc.origin == "http":
-                    client.evict(r.doc.uri)
-            report = load_task(db, [r for r in items if isinstance(r, Parsed | Rejected)], flow_run_id, run.load_id)
-            log.info(report.summary())
-            run.add(report)
+        run = BatchReport(load_id=start_run_task(db, flow_run_id))
+        failures: list[FetchFailure] = []
+        try:
+            plan, first_items = resolve_targets(client, tickers or [], ciks or [])
+            if plan.unknown_tickers:
+                log.warning("unknown tickers (not in company_tickers.json): %s", ", ".join(plan.unknown_tickers))
+            index_targets: list[OwnershipTarget] = []
+            for day in (index_days or []) if insiders else []:
+                found, failed = ownership_from_daily_index(client, day, plan.ciks)
+                index_targets += found
+                first_items += failed
+            size = batch_size if batch_size > 0 else max(len(plan.ciks), 1)
+            chunks = [plan.ciks[k:k + size] for k in range(0, len(plan.ciks), size)] or [[]]
+            for n, chunk in enumerate(chunks):
+                items = (first_items if n == 0 else []) + _fetch_companies(
+                    client, db, chunk, index_targets if n == 0 else [], insiders, insider_since, insider_until)
+                failures += [r for r in items if isinstance(r, FetchFailure)]
+                report = load_task(db, [r for r in items if not isinstance(r, FetchFailure)], flow_run_id,
+                                   run.load_id)
+                for uri, _reason in report.rejected:  # a body rejected by its parser or loader must not
+                    if uri.startswith("https://"):     # stay in the HTTP cache (Archives: forever)
+                        client.evict(uri)
+                log.info(report.summary())
+                run.add(report)
+        except BaseException as exc:
+            finish_run_task(db, run, len(failures), f"{type(exc).__name__}: {exc}")
+            raise
+        status = finish_run_task(db, run, len(failures), None)
         for fail in failures:
             log.warning("not fetched: %s (%s)", fail.what, fail.reason)
-        return {"load_id": run.load_id, "status": run.status, "loaded": run.loaded,
-                "unchanged": run.unchanged, "rejected": run.rejected,
-                "not_fetched": [(f.what, f.reason) for f in failures],
-                "row_counts": dict(run.row_counts), "ciks": plan.ciks,
-                "unknown_tickers": plan.unknown_tickers}
+        result = {"load_id": run.load_id, "status": status, "loaded": run.loaded,
+                  "unchanged": run.unchanged, "rejected": run.rejected,
+                  "not_fetched": [(f.what, f.reason) for f in failures],
+                  "row_counts": dict(run.row_counts), "ciks": plan.ciks,
+                  "unknown_tickers": plan.unknown_tickers}
+    # (published above, whatever the status: load_runs says how the run ended)
+    if status == "failed":
+        failed = RefreshFailed(f"load {run.load_id[:8]} failed: none of the {len(failures)} documents asked "
+                               f"for could be fetched (first: {failures[0].what}: {failures[0].reason})")
+        failed.result = result
+        raise failed
+    if status == "partial":
+        # The flow run ends Completed, its message saying partial; the caller gets the result.
+        return Completed(message=f"partial: {len(run.rejected)} rejected, {len(failures)} not fetched",
+                         data=result)
+    return result
 
 
 def http_cache_for(db: str | Path) -> Path:

@@ -1,8 +1,22 @@
-"""Dispatch a Document to the parser of its kind (detected from content when not given)."""
+"""The table of loadable document kinds (kind -> parser, record type) and the parse stage of ingest.
+
+``KINDS`` is the ONE place that says which kinds of SEC payload can be loaded, which parser turns
+each into a record and which record type it gives. ``warehouse.loaders`` says, once, which loader
+stores each record type and in which order; a test checks the two tables against each other.
+
+``parse_many`` is a process boundary and therefore an error boundary: whatever a parser raises
+for a document (not only RejectedDocument: TypeError, MemoryError, OverflowError...) comes back
+as a RejectedDocument naming that document, and a worker process that dies loses at most the
+documents it had in flight, which are retried one per fresh process and rejected if they kill it
+again.
+"""
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -13,6 +27,74 @@ from pipelines.errors import RejectedDocument
 _PAGE_NAME = re.compile(r"CIK(\d{10})-submissions-\d{3}\.json", re.IGNORECASE)
 
 
+def _file_name(doc: Document) -> str:
+    name = PurePosixPath(doc.uri.split("?")[0]).name
+    return name[:-3] if name.endswith(".gz") else name
+
+
+def _companyfacts(doc: Document) -> Any:
+    from pipelines.companyfacts import parse_companyfacts
+
+    return parse_companyfacts(doc.body, document=doc.uri, expected_cik=doc.expected_cik)
+
+
+def _submissions(doc: Document) -> Any:
+    from pipelines.submissions import parse_submissions
+
+    return parse_submissions(doc.body, document=doc.uri, expected_cik=doc.expected_cik)
+
+
+def _submissions_page(doc: Document) -> Any:
+    from pipelines.submissions import parse_submissions_page
+
+    name = _file_name(doc)
+    m = _PAGE_NAME.search(name)
+    cik = doc.expected_cik or (int(m.group(1)) if m else None)
+    if cik is None:
+        raise RejectedDocument(doc.uri, "a submissions page file must be named CIK##########-submissions-NNN.json")
+    return parse_submissions_page(doc.body, document=doc.uri, cik=cik, page_name=name)
+
+
+def _company_tickers(doc: Document) -> Any:
+    from pipelines.tickers import parse_company_tickers
+
+    return parse_company_tickers(doc.body, document=doc.uri)
+
+
+def _company_tickers_exchange(doc: Document) -> Any:
+    from pipelines.tickers import parse_company_tickers_exchange
+
+    return parse_company_tickers_exchange(doc.body, document=doc.uri)
+
+
+def _ownership(doc: Document) -> Any:
+    from pipelines.ownership import parse_ownership
+
+    # The parser takes the accession from the SEC header, else from the file name in
+    # ``document`` (and records which); ``doc.accession`` is what the fetcher asked for.
+    return parse_ownership(doc.body, document=doc.uri, accession=doc.accession)
+
+
+@dataclass(frozen=True)
+class DocumentKind:
+    """One loadable kind of SEC payload: its name (``source_documents.kind``), its parser, and the
+    class name of the record the parser returns (``warehouse.loaders`` maps it to a loader)."""
+
+    name: str
+    parse: Callable[[Document], Any]
+    record_type: str
+
+
+KINDS: dict[str, DocumentKind] = {k.name: k for k in (
+    DocumentKind("company_tickers", _company_tickers, "CompanyTickers"),
+    DocumentKind("company_tickers_exchange", _company_tickers_exchange, "CompanyTickers"),
+    DocumentKind("submissions", _submissions, "Submissions"),
+    DocumentKind("submissions_page", _submissions_page, "SubmissionsPage"),
+    DocumentKind("companyfacts", _companyfacts, "CompanyFacts"),
+    DocumentKind("ownership", _ownership, "OwnershipFiling"),
+)}
+
+
 def document_kind(doc: Document) -> str:
     return doc.kind or detect_kind(doc.body, document=doc.uri)
 
@@ -20,63 +102,93 @@ def document_kind(doc: Document) -> str:
 def parse_document(doc: Document) -> tuple[str, Any]:
     """Return (kind, record) for ``doc``; raise RejectedDocument naming it when it cannot be parsed."""
     kind = document_kind(doc)
-    name = PurePosixPath(doc.uri.split("?")[0]).name
-    if name.endswith(".gz"):
-        name = name[:-3]
-    if kind == "companyfacts":
-        from pipelines.companyfacts import parse_companyfacts
-
-        return kind, parse_companyfacts(doc.body, document=doc.uri, expected_cik=doc.expected_cik)
-    if kind == "submissions":
-        from pipelines.submissions import parse_submissions
-
-        return kind, parse_submissions(doc.body, document=doc.uri, expected_cik=doc.expected_cik)
-    if kind == "submissions_page":
-        from pipelines.submissions import parse_submissions_page
-
-        m = _PAGE_NAME.search(name)
-        cik = doc.expected_cik or (int(m.group(1)) if m else None)
-        if cik is None:
-            raise RejectedDocument(doc.uri, "a submissions page file must be named CIK##########-submissions-NNN.json")
-        return kind, parse_submissions_page(doc.body, document=doc.uri, cik=cik, page_name=name)
-    if kind == "company_tickers":
-        from pipelines.tickers import parse_company_tickers
-
-        return kind, parse_company_tickers(doc.body, document=doc.uri)
-    if kind == "company_tickers_exchange":
-        from pipelines.tickers import parse_company_tickers_exchange
-
-        return kind, parse_company_tickers_exchange(doc.body, document=doc.uri)
-    if kind == "ownership":
-        from pipelines.ownership import parse_ownership
-
-        # The parser takes the accession from the SEC header, else from the file name in
-        # ``document`` (and records which); ``doc.accession`` is what the fetcher asked for.
-        return kind, parse_ownership(doc.body, document=doc.uri, accession=doc.accession)
-    raise RejectedDocument(doc.uri, f"documents of kind {kind!r} are not loadable")
+    spec = KINDS.get(kind)
+    if spec is None:
+        raise RejectedDocument(doc.uri, f"documents of kind {kind!r} are not loadable")
+    return kind, spec.parse(doc)
 
 
-def _parse_one(doc: Document) -> tuple[Document, Any]:
+@dataclass(frozen=True)
+class ParseResult:
+    """What the parse stage says about one document: its kind (when it could be told) and either
+    the record or the RejectedDocument naming it."""
+
+    doc: Document
+    kind: str | None
+    record: Any = None
+    error: RejectedDocument | None = None
+
+
+def _outcome(doc: Document) -> tuple[str | None, Any, str | None]:
+    """(kind, record, None) or (kind or None, None, reason): plain data that always pickles."""
+    kind = doc.kind
     try:
-        return doc, parse_document(doc)[1]
+        kind = document_kind(doc)
+        return kind, parse_document(doc)[1], None
     except RejectedDocument as exc:
-        return doc, exc
+        return kind, None, exc.reason
+    except Exception as exc:  # noqa: BLE001 - every parser failure is this document's rejection
+        return kind, None, f"the parser failed on this document ({type(exc).__name__}: {exc})"[:2000]
 
 
-def parse_many(docs: list[Document], *, workers: int | None = None) -> list[tuple[Document, Any]]:
-    """Parse documents, in a process per core when there are several big ones.
+def _in_worker(doc: Document) -> tuple[str | None, Any, str | None]:
+    try:
+        return _outcome(doc)
+    except BaseException as exc:  # noqa: BLE001 - e.g. a MemoryError raised while building the reason
+        return doc.kind, None, f"the parser failed on this document ({type(exc).__name__})"
 
-    Returns (doc, record) pairs in input order; a bad document gives (doc, RejectedDocument).
+
+def _result(doc: Document, outcome: tuple[str | None, Any, str | None]) -> ParseResult:
+    kind, record, reason = outcome
+    if reason is not None:
+        return ParseResult(doc, kind, error=RejectedDocument(doc.uri, reason))
+    return ParseResult(doc, kind, record=record)
+
+
+# Below this many bytes in total the documents are parsed in this process (a pool costs more).
+PARALLEL_MIN_BYTES = 4_000_000
+DIED = "the parser process died while parsing this document (killed, or out of memory)"
+
+
+def parse_many(docs: Sequence[Document], *, workers: int | None = None) -> list[ParseResult]:
+    """Parse documents, in a process per core when there are several big ones; results in input
+    order. Never raises for a document: a bad one gives a ParseResult with ``error`` set.
+
     Workers are forked (Linux's default): they run only this pure parser and return its records.
     forkserver/spawn were measured and rejected: each worker re-imports the caller's __main__ (the
     whole CLI), which made the bench 30% slower and breaks callers without a main file.
     """
-    import os
+    docs = list(docs)
+    workers = workers or min(len(docs), os.cpu_count() or 1)
+    if workers <= 1 or len(docs) <= 1 or sum(d.size for d in docs) < PARALLEL_MIN_BYTES:
+        return [_result(d, _outcome(d)) for d in docs]
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
     from multiprocessing import get_context
 
-    workers = workers or min(len(docs), os.cpu_count() or 1)
-    if workers <= 1 or sum(d.size for d in docs) < 4_000_000:
-        return [_parse_one(d) for d in docs]
+    outcomes: dict[int, tuple] = {}
+    lost: list[int] = []
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
-        return list(pool.map(_parse_one, docs))
+        futures = [(n, pool.submit(_in_worker, d)) for n, d in enumerate(docs)]
+        for n, fut in futures:
+            try:
+                outcomes[n] = fut.result()
+            except BrokenProcessPool:
+                lost.append(n)
+    # A dead worker breaks the pool: every document not finished by then is retried alone in a
+    # fresh process, so one poisonous document cannot take the others with it.
+    for n in lost:
+        outcomes[n] = _alone(docs[n])
+    return [_result(d, outcomes[n]) for n, d in enumerate(docs)]
+
+
+def _alone(doc: Document) -> tuple[str | None, Any, str | None]:
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+    from multiprocessing import get_context
+
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork")) as pool:
+            return pool.submit(_in_worker, doc).result()
+    except BrokenProcessPool:
+        return doc.kind, None, DIED

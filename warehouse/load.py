@@ -1,8 +1,17 @@
-"""Load a batch of parsed documents in ONE transaction: provenance, rejections, rows, run record."""
+"""Load a batch of parsed documents in ONE transaction: provenance, rejections, rows, run record.
+
+A loader error for one document (a RejectedDocument, or anything else a bad value can cause: a
+DuckDB conversion or range error, ArrowInvalid, OverflowError...) rejects that document only: the
+batch is rolled back and retried without it, and the rejection is recorded with its reason.
+Errors of the machine rather than the document (disk, memory, an interrupted or broken
+connection) fail the batch and leave the warehouse as it was.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import socket
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -15,6 +24,7 @@ import duckdb
 from pipelines.documents import Document, utcnow
 from pipelines.errors import RejectedDocument
 from warehouse.db import fetch_all, fetch_value, transaction
+from warehouse.killpoints import kill_point
 from warehouse.rawstore import RawWriter
 
 
@@ -36,6 +46,17 @@ class Rejected:
 
 
 @dataclass(frozen=True)
+class Known:
+    """A document whose bytes are already loaded (found by sha256 before parsing): unchanged."""
+
+    doc: Document
+    kind: str
+
+
+Item = Parsed | Rejected | Known
+
+
+@dataclass(frozen=True)
 class LoadContext:
     """What a loader needs to stamp provenance on its rows."""
 
@@ -46,8 +67,17 @@ class LoadContext:
 
 Loader = Callable[[duckdb.DuckDBPyConnection, LoadContext, Any], dict[str, int]]
 
-
+RUNNING = "running"
 STATUS_RANK = ["succeeded", "partial", "failed"]
+
+# Errors of the machine, not of a document: they fail the batch instead of rejecting a document.
+INFRASTRUCTURE_ERRORS: tuple[type[BaseException], ...] = (
+    OSError, MemoryError, duckdb.IOException, duckdb.OutOfMemoryException, duckdb.InternalException,
+    duckdb.FatalException, duckdb.InterruptException, duckdb.TransactionException,
+    duckdb.ConnectionException, duckdb.PermissionException)
+
+# Largest value of the INTEGER columns that hold a CIK.
+MAX_CIK = 2**31 - 1
 
 
 @dataclass
@@ -58,6 +88,7 @@ class BatchReport:
     rejected: list[tuple[str, str]] = field(default_factory=list)
     row_counts: Counter = field(default_factory=Counter)
     status: str = "succeeded"
+    ciks: set[int] = field(default_factory=set)
 
     def add(self, other: BatchReport) -> None:
         """Add another batch of the same run to these totals (the worst status wins)."""
@@ -66,6 +97,11 @@ class BatchReport:
         self.rejected += other.rejected
         self.row_counts.update(other.row_counts)
         self.status = max(self.status, other.status, key=STATUS_RANK.index)
+
+    @property
+    def documents(self) -> int:
+        """Documents that reached the warehouse (loaded, unchanged or recorded as rejected)."""
+        return self.loaded + self.unchanged + len(self.rejected)
 
     def summary(self) -> str:
         rows = ", ".join(f"{k}={v}" for k, v in sorted(self.row_counts.items()) if v) or "no new rows"
@@ -77,14 +113,9 @@ def new_load_id() -> str:
     return str(uuid.uuid4())
 
 
-def _loader_for(record: Any) -> Loader:
-    """Registry: record type -> loader function (imported lazily to keep modules small)."""
-    from warehouse.registry import LOADERS
-
-    try:
-        return LOADERS[type(record).__name__]
-    except KeyError:
-        raise RejectedDocument("?", f"no loader for {type(record).__name__} records") from None
+def _storable_cik(cik: Any) -> int | None:
+    """A CIK that fits the INTEGER columns, else None (the rejection reason says what was wrong)."""
+    return cik if isinstance(cik, int) and 0 <= cik <= MAX_CIK else None
 
 
 def _record_document(con, doc: Document, *, kind: str, load_id: str, status: str,
@@ -93,10 +124,11 @@ def _record_document(con, doc: Document, *, kind: str, load_id: str, status: str
     return fetch_value(
         con,
         "INSERT INTO source_documents (kind, uri, origin, sha256, bytes, fetched_at, http_status, etag,"
-        " last_modified, cik, accession, status, reject_reason, raw_path, load_id)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING source_document_id",
+        " last_modified, cik, accession, status, reject_reason, raw_path, load_id, expected_cik, given_accession)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING source_document_id",
         [kind, doc.uri, doc.origin, doc.sha256, doc.size, doc.fetched_at, doc.http_status, doc.etag,
-         doc.last_modified, cik, accession, status, reason, raw_path, load_id],
+         doc.last_modified, _storable_cik(cik), accession, status, reason, raw_path, load_id,
+         _storable_cik(doc.expected_cik), doc.accession],
     )
 
 
@@ -106,62 +138,148 @@ def _already_loaded(con, kind: str, sha256: str) -> bool:
         [kind, sha256]))
 
 
-def _record_kind(item: Parsed | Rejected) -> str:
+def _record_kind(item: Item) -> str:
     record_kind = getattr(item, "kind", None) or getattr(getattr(item, "record", None), "kind", None)
     return item.doc.kind or record_kind or "unknown"
 
 
-# Within a batch: the registry first, then a company's main submissions file before its pages
-# (a page needs its main file), then everything else in the order given (the sort is stable).
-_KIND_ORDER = {"company_tickers": 0, "company_tickers_exchange": 0, "submissions": 1, "submissions_page": 2}
+def _order(item: Item) -> int:
+    """Load order within a batch: the order of the item's record type (warehouse.loaders), found
+    through its kind (pipelines.parse.KINDS) when it has no record; unknown kinds last."""
+    from pipelines.parse import KINDS
+    from warehouse.loaders import LOADERS
+
+    record = getattr(item, "record", None)
+    kind = KINDS.get(_record_kind(item))
+    spec = LOADERS.get(type(record).__name__ if record is not None else kind.record_type if kind else "")
+    return spec.order if spec else len(LOADERS)
+
+
+# ------------------------------------------------------------------------------------------ runs
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def reconcile_interrupted(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Close the runs still marked ``running`` whose process on this host is gone (killed, or the
+    machine stopped): ``partial`` when some of their batches committed, else ``failed``, with an
+    ``interrupted: ...`` error. Returns their load ids."""
+    host = socket.gethostname()
+    gone = [(lid, pid) for lid, pid in fetch_all(
+        con, "SELECT load_id, pid FROM load_runs WHERE status = ? AND host = ?", [RUNNING, host])
+        if pid is None or (pid != os.getpid() and not _pid_alive(pid))]
+    if not gone:
+        return []
+    with transaction(con):
+        for lid, pid in gone:
+            con.execute(
+                "UPDATE load_runs SET status = CASE WHEN documents_loaded + documents_unchanged"
+                " + documents_rejected > 0 THEN 'partial' ELSE 'failed' END,"
+                " error = coalesce(error || '; ', '') || ? WHERE load_id = ?",
+                [f"interrupted: process {pid} on {host} ended before finishing the run", lid])
+    return [lid for lid, _ in gone]
+
+
+def start_run(con: duckdb.DuckDBPyConnection, *, command: str, flow_run_id: str | None = None,
+              load_id: str | None = None) -> str:
+    """Record a run as ``running`` (its own committed transaction, with this process's pid and
+    host) before anything is loaded, so a run that never finishes cannot look finished."""
+    reconcile_interrupted(con)
+    load_id = load_id or new_load_id()
+    with transaction(con):
+        con.execute(
+            "INSERT INTO load_runs (load_id, flow_run_id, command, started_at, status, pid, host)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [load_id, flow_run_id, command, utcnow(), RUNNING, os.getpid(), socket.gethostname()])
+    kill_point("run_started")
+    return load_id
+
+
+def run_status(run: BatchReport, *, not_fetched: int = 0, error: str | None = None) -> str:
+    """failed: nothing reached the warehouse and something went wrong (an error, or every document
+    failed to be fetched); partial: documents rejected or not fetched, or an error after some
+    batches committed; else succeeded."""
+    if (error or not_fetched) and run.documents == 0:
+        return "failed"
+    if error or not_fetched or run.rejected:
+        return "partial"
+    return "succeeded"
+
+
+def finish_run(con: duckdb.DuckDBPyConnection, run: BatchReport, *, not_fetched: int = 0,
+               error: str | None = None) -> str:
+    """Give a ``running`` run its final status (see run_status) and finish time; returns the status."""
+    status = run_status(run, not_fetched=not_fetched, error=error)
+    with transaction(con):
+        con.execute("UPDATE load_runs SET status = ?, finished_at = ?, documents_not_fetched = ?,"
+                    " error = coalesce(?, error) WHERE load_id = ?",
+                    [status, utcnow(), not_fetched, error, run.load_id])
+    kill_point("run_finished")
+    run.status = status
+    return status
 
 
 def _write_run(con, report: BatchReport, *, command: str, flow_run_id: str | None, started_at,
                error: str | None = None) -> None:
     previous = fetch_all(con, "SELECT status, row_counts, error FROM load_runs WHERE load_id = ?", [report.load_id])
     if previous:
-        # A run of several batches: add this batch to the run's totals; the worst status wins.
+        # A run of several batches: add this batch to the run's totals; the worst status wins, and
+        # a run recorded as running stays running until finish_run.
         old_status, old_counts, old_error = previous[0]
         totals = Counter(json.loads(old_counts) if old_counts else {})
         totals.update(report.row_counts)
-        status = max(old_status, report.status, key=STATUS_RANK.index)
+        status = old_status if old_status == RUNNING else max(old_status, report.status, key=STATUS_RANK.index)
         con.execute(
             "UPDATE load_runs SET finished_at = ?, status = ?, documents_loaded = documents_loaded + ?,"
             " documents_unchanged = documents_unchanged + ?, documents_rejected = documents_rejected + ?,"
             " row_counts = ?, error = ? WHERE load_id = ?",
-            [utcnow(), status, report.loaded, report.unchanged, len(report.rejected),
-             json.dumps(dict(sorted(totals.items()))), error or old_error, report.load_id])
+            [None if status == RUNNING else utcnow(), status, report.loaded, report.unchanged,
+             len(report.rejected), json.dumps(dict(sorted(totals.items()))), error or old_error, report.load_id])
     else:
         counts = json.dumps(dict(sorted(report.row_counts.items())))
         con.execute(
             "INSERT INTO load_runs (load_id, flow_run_id, command, started_at, finished_at, status,"
-            " documents_loaded, documents_unchanged, documents_rejected, row_counts, error)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " documents_loaded, documents_unchanged, documents_rejected, row_counts, error, pid, host)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [report.load_id, flow_run_id, command, started_at, utcnow(), report.status, report.loaded,
-             report.unchanged, len(report.rejected), counts, error])
+             report.unchanged, len(report.rejected), counts, error, os.getpid(), socket.gethostname()])
 
 
-def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Parsed | Rejected], *, raw_dir: Path,
+# ----------------------------------------------------------------------------------------- batch
+
+
+def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir: Path,
                command: str = "load", load_id: str | None = None, flow_run_id: str | None = None,
                derive: bool = True) -> BatchReport:
     """Commit every good document of ``items`` and record every bad one, all in one transaction.
 
-    A loader that finds a document bad (RejectedDocument) rolls the batch back; the batch is then
-    retried with that document recorded as rejected, so nothing else is lost. Any other error
-    rolls back everything and is recorded as a failed run: the warehouse is left as it was.
+    A loader that finds a document bad rolls the batch back; the batch is then retried with that
+    document recorded as rejected, so nothing else is lost. Any other error (see
+    INFRASTRUCTURE_ERRORS, or a failure of the derived metrics) rolls back everything and is
+    recorded in the run: the warehouse is left as it was. Part of a run started with ``start_run``
+    the batch adds to the run's totals; alone, it is a run of its own with its final status.
     """
     load_id = load_id or new_load_id()
     started_at = utcnow()
-    pending = sorted(items, key=lambda it: _KIND_ORDER.get(_record_kind(it), len(_KIND_ORDER)))
+    pending = sorted(items, key=_order)
     for _attempt in range(len(pending) + 1):
         report = BatchReport(load_id=load_id)
         try:
             with transaction(con):
                 _load_items(con, pending, report, raw_dir)
-                if derive and report.row_counts.get("facts"):
+                if derive:
                     _derive(con, report)
                 report.status = "partial" if report.rejected else "succeeded"
                 _write_run(con, report, command=command, flow_run_id=flow_run_id, started_at=started_at)
+                kill_point("before_commit")
             return report
         except _LoaderRejected as bad:
             pending = [Rejected(it.doc, bad.error, _record_kind(it)) if it is bad.item else it for it in pending]
@@ -175,13 +293,19 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Parsed | Rejected
 
 
 def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport) -> None:
+    """Derived metrics and checks of the companies whose facts or filings (acceptance times, hence
+    known_from) this batch changed, inside the batch's transaction."""
+    if not report.ciks:
+        return
     from warehouse.checks import run_checks
     from warehouse.metrics_refresh import refresh_metrics
 
-    counts = refresh_metrics(con, report.load_id)
+    ciks = sorted(report.ciks)
+    counts = refresh_metrics(con, report.load_id, ciks=ciks)
     report.row_counts.update({k: counts[k] for k in ("derived_metrics", "metric_lineage")})
-    failing = run_checks(con, report.load_id)
-    report.row_counts["check_results"] += len(failing)
+    if report.row_counts.get("facts"):  # the checks read facts only
+        failing = run_checks(con, report.load_id, ciks=ciks)
+        report.row_counts["check_results"] += len(failing)
 
 
 class _LoaderRejected(Exception):
@@ -189,20 +313,27 @@ class _LoaderRejected(Exception):
         self.item, self.error = item, error
 
 
-def _load_items(con, items: Sequence[Parsed | Rejected], report: BatchReport, raw_dir: Path) -> None:
+def _load_items(con, items: Sequence[Item], report: BatchReport, raw_dir: Path) -> None:
     # Raw payloads are compressed and written in a background thread while DuckDB loads; every
-    # write has finished (or raised) before the batch commits.
+    # write has finished and been fsynced (file and directory) before the batch commits.
     with RawWriter(raw_dir) as raw:
         _load_each(con, items, report, raw)
 
 
-def _load_each(con, items: Sequence[Parsed | Rejected], report: BatchReport, raw: RawWriter) -> None:
+# Row counts of a loader that change what derived metrics read for the record's company.
+_DERIVE_INPUTS = ("facts", "filings", "filings_links_updated", "facts_fiscal_reassigned")
+
+
+def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter) -> None:
+    from warehouse.loaders import LOADERS
+
     seen: set[tuple[str, str]] = set()
     for item in items:
         kind = _record_kind(item)
         doc = item.doc
-        cik = getattr(getattr(item, "record", None), "cik", None) or doc.expected_cik
-        accession = getattr(getattr(item, "record", None), "accession", None) or doc.accession
+        record = getattr(item, "record", None)
+        cik = getattr(record, "cik", None) or doc.expected_cik
+        accession = getattr(record, "accession", None) or doc.accession
         if isinstance(item, Rejected):
             raw_path = raw.store(doc.body, doc.sha256) if doc.body else None
             _record_document(con, doc, kind=kind, load_id=report.load_id, status="rejected",
@@ -210,17 +341,29 @@ def _load_each(con, items: Sequence[Parsed | Rejected], report: BatchReport, raw
             report.rejected.append((doc.uri, item.error.reason))
             continue
         key = (kind, doc.sha256)
-        if key in seen or _already_loaded(con, kind, doc.sha256):
+        if isinstance(item, Known) or key in seen or _already_loaded(con, kind, doc.sha256):
             report.unchanged += 1
             continue
         seen.add(key)
-        raw_path = raw.store(doc.body, doc.sha256)
-        doc_id = _record_document(con, doc, kind=kind, load_id=report.load_id, status="loaded", reason=None,
-                                  raw_path=raw_path, cik=cik, accession=accession)
         try:
-            loader = _loader_for(item.record)
-            counts = loader(con, LoadContext(report.load_id, doc_id, doc), item.record)
+            spec = LOADERS.get(type(record).__name__)
+            if spec is None:
+                raise RejectedDocument(doc.uri, f"no loader for {type(record).__name__} records")
+            if cik is not None and _storable_cik(cik) is None:
+                raise RejectedDocument(doc.uri, f"CIK {cik} is out of range (1 to {MAX_CIK})")
+            raw_path = raw.store(doc.body, doc.sha256)
+            doc_id = _record_document(con, doc, kind=kind, load_id=report.load_id, status="loaded", reason=None,
+                                      raw_path=raw_path, cik=cik, accession=accession)
+            counts = spec.loader(con, LoadContext(report.load_id, doc_id, doc), record)
         except RejectedDocument as exc:
             raise _LoaderRejected(item, RejectedDocument(doc.uri, exc.reason)) from exc
+        except INFRASTRUCTURE_ERRORS:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a bad value in this document: reject it, keep the rest
+            reason = f"the loader failed on this document ({type(exc).__name__}: {exc})"[:2000]
+            raise _LoaderRejected(item, RejectedDocument(doc.uri, reason)) from exc
         report.loaded += 1
         report.row_counts.update(counts)
+        kill_point("document_loaded")
+        if isinstance(cik, int) and any(counts.get(k) for k in _DERIVE_INPUTS):
+            report.ciks.add(cik)

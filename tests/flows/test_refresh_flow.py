@@ -31,7 +31,7 @@ def test_refresh_loads_companyfacts_submissions_and_insiders_then_converges(pref
     result = refresh_flow(db=str(db), tickers=["AAPL"], replay=str(replay_root),
                           insider_since=date(2022, 5, 6), insider_until=date(2022, 5, 6))
     assert result["ciks"] == [APPLE]
-    assert result["status"] == "succeeded", result
+    assert result["status"] == "partial", result  # a page was not fetched (below)
     # companyfacts, submissions, both ticker files and the one Form 4 filed that day
     assert result["loaded"] == 5, result
     assert result["row_counts"]["facts"] == 24579
@@ -94,12 +94,22 @@ def test_unknown_ticker_is_reported(prefect_harness, tmp_path, replay_root, tick
 def test_daily_index_discovery_fetches_each_ownership_filing_once(prefect_harness, tmp_path, replay_root):
     """10x Genomics (CIK 1770787) in EDGAR's daily form index of 2020-03-18: one Form 3 and one Form 4,
     the Form 4 listed three times (issuer and two reporting owners) but fetched once."""
-    result = refresh_flow(db=str(tmp_path / "w.duckdb"), ciks=[1770787], replay=str(replay_root),
-                          index_days=[date(2020, 3, 18)])
-    ownership = sorted(w for w, _ in result["not_fetched"] if w.startswith("ownership "))
-    # The filings themselves were not recorded in the replay folder: reported as not fetched.
-    assert ownership == ["ownership 0000899243-20-008926", "ownership 0000899243-20-008928"]
-    assert all("edgar/data/1770787/" in reason for w, reason in result["not_fetched"] if w.startswith("ownership "))
+    from flows.refresh import RefreshFailed
+
+    db = tmp_path / "w.duckdb"
+    with pytest.raises(RefreshFailed) as failed:
+        refresh_flow(db=str(db), ciks=[1770787], replay=str(replay_root), index_days=[date(2020, 3, 18)])
+    # Nothing of 10x Genomics was recorded in the replay folder, the filings included: nothing could
+    # be fetched, so the run is failed (not succeeded with nothing in it).
+    assert "none of the 4 documents asked for could be fetched" in str(failed.value)
+    ownership = sorted(w for w, _ in failed.value.result["not_fetched"] if w.startswith("ownership "))
+    assert ownership == ["ownership 0000899243-20-008926", "ownership 0000899243-20-008928"]  # once each
+    con = connect(db, read_only=True)
+    try:
+        assert fetch_all(con, "SELECT status, documents_not_fetched FROM load_runs") == [("failed", 4)]
+        assert fetch_value(con, "SELECT count(*) FROM source_documents") == 0
+    finally:
+        con.close()
 
 
 def test_nightly_deployment_refreshes_every_known_company(prefect_harness, tmp_path, replay_root):
@@ -122,11 +132,11 @@ def test_refresh_in_company_batches_is_one_run(prefect_harness, tmp_path, replay
     db = tmp_path / "w.duckdb"
     result = refresh_flow(db=str(db), ciks=[APPLE, 1045810], replay=str(replay_root), insiders=False,
                           batch_size=1)
-    assert result["loaded"] == 4 and result["status"] == "succeeded"
+    assert result["loaded"] == 4 and result["status"] == "partial"  # pages listed but not recorded
     con = connect(db, read_only=True)
     try:
-        assert fetch_all(con, "SELECT load_id, status, documents_loaded FROM load_runs") == [
-            (result["load_id"], "succeeded", 4)]
+        assert fetch_all(con, "SELECT load_id, status, documents_loaded, documents_not_fetched FROM load_runs") == [
+            (result["load_id"], "partial", 4, len(result["not_fetched"]))]
         assert dict(fetch_all(con, "SELECT cik, count(*) FROM facts GROUP BY cik")) == {APPLE: 24579, 1045810: 26903}
     finally:
         con.close()

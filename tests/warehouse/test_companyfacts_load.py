@@ -15,7 +15,7 @@ import pytest
 from helpers import COMPANYFACTS_DIR, COMPANYFACTS_FILES, VINTAGES_DIR, load_files, parse_document, read_body
 from pipelines.documents import Document, read_local_document
 from pipelines.errors import RejectedDocument
-from warehouse import registry
+from warehouse import loaders
 from warehouse.db import connect, fetch_all, fetch_value, raw_dir_for
 from warehouse.load import Rejected, load_batch
 from warehouse.rawstore import read_raw
@@ -410,14 +410,14 @@ def test_bad_documents_rejected_and_the_good_one_loads(warehouse, raw_dir):
 
 
 def test_loader_rejection_retries_the_batch_without_that_document(warehouse, raw_dir, monkeypatch):
-    real = registry.LOADERS["CompanyFacts"]
+    real = loaders.LOADERS["CompanyFacts"]
 
     def picky(con, ctx, record):
         if record.cik == 1835632:
             raise RejectedDocument("?", "loader found it bad")
-        return real(con, ctx, record)
+        return real.loader(con, ctx, record)
 
-    monkeypatch.setitem(registry.LOADERS, "CompanyFacts", picky)
+    monkeypatch.setitem(loaders.LOADERS, "CompanyFacts", dataclasses.replace(real, loader=picky))
     report = load_files(warehouse, [MRVL, TSM], raw_dir)
     assert report.status == "partial" and report.loaded == 1
     assert report.rejected == [(str(MRVL), "loader found it bad")]
@@ -455,20 +455,20 @@ def test_failed_load_leaves_the_warehouse_exactly_as_before(warehouse, raw_dir, 
     before = snapshot(warehouse)
     assert before["facts"][0] > 0 and before["fiscal_calendar"][0] > 0
     runs_before = fetch_all(warehouse, "SELECT * FROM load_runs")
-    real = registry.LOADERS["CompanyFacts"]
+    real = loaders.LOADERS["CompanyFacts"]
 
     def crash_after_insert(con, ctx, record):
-        counts = real(con, ctx, record)
+        counts = real.loader(con, ctx, record)
         if record.cik == 1046179:
             assert fetch_value(con, "SELECT count(*) FROM facts WHERE cik = 1046179") > 0  # really mid-load
-            raise RuntimeError("boom")
+            raise OSError("boom: no space left on device")  # the machine's fault, not the document's
         return counts
 
-    monkeypatch.setitem(registry.LOADERS, "CompanyFacts", crash_after_insert)
+    monkeypatch.setitem(loaders.LOADERS, "CompanyFacts", dataclasses.replace(real, loader=crash_after_insert))
     bad = Rejected(_doc("bad.json", b"{"), RejectedDocument("bad.json", "truncated"))
     items = [parse_document(read_local_document(MRVL, kind="companyfacts")), bad,
              parse_document(read_local_document(TSM, kind="companyfacts"))]
-    with pytest.raises(RuntimeError, match="boom"):
+    with pytest.raises(OSError, match="boom"):
         load_batch(warehouse, items, raw_dir=raw_dir, load_id="crash-run")
 
     after = snapshot(warehouse)
@@ -476,28 +476,30 @@ def test_failed_load_leaves_the_warehouse_exactly_as_before(warehouse, raw_dir, 
     assert fetch_all(warehouse, "SELECT * FROM load_runs WHERE load_id <> 'crash-run'") == runs_before
     (status, error, loaded, finished) = fetch_all(
         warehouse, "SELECT status, error, documents_loaded, finished_at FROM load_runs WHERE load_id = 'crash-run'")[0]
-    assert status == "failed" and "RuntimeError: boom" in error and loaded == 0 and finished is not None
+    assert status == "failed" and "OSError: boom" in error and loaded == 0 and finished is not None
 
     # re-running converges to what a clean load gives
-    monkeypatch.setitem(registry.LOADERS, "CompanyFacts", real)
+    monkeypatch.setitem(loaders.LOADERS, "CompanyFacts", real)
     again = load_batch(warehouse, items, raw_dir=raw_dir)
     assert again.status == "partial" and again.loaded == 2
     cols = KEY_SQL + ", value, fiscal_year, fiscal_period, fiscal_basis FROM facts WHERE cik IN (1835632, 1046179)"
     assert set(fetch_all(warehouse, cols)) == set(fetch_all(ro, cols))
 
 
-def test_sql_error_in_loader_is_reported_with_its_real_cause(warehouse, raw_dir, monkeypatch):
+def test_sql_error_in_loader_rejects_that_document_with_its_real_cause(warehouse, raw_dir, monkeypatch):
     import warehouse.load_companyfacts as lcf
 
     def broken_calendar(con, cik, load_id):
         con.execute("SELECT CAST('not a number' AS INTEGER)")
 
     monkeypatch.setattr(lcf, "rebuild_calendar", broken_calendar)
-    with pytest.raises(Exception) as exc:
-        load_batch(warehouse, [parse_document(_subset(APPLE, "dei"))], raw_dir=raw_dir, load_id="run-x")
-    error = fetch_value(warehouse, "SELECT error FROM load_runs WHERE load_id = 'run-x'")
-    assert "ConversionException" in error, error
-    assert type(exc.value).__name__ == "ConversionException"
+    report = load_batch(warehouse, [parse_document(_subset(APPLE, "dei"))], raw_dir=raw_dir, load_id="run-x")
+    assert report.status == "partial" and report.loaded == 0
+    [(uri, reason)] = report.rejected
+    assert uri.endswith("#dei") and "ConversionException" in reason, reason
+    assert fetch_all(warehouse, "SELECT status, documents_rejected FROM load_runs WHERE load_id = 'run-x'") == [
+        ("partial", 1)]
+    assert fetch_value(warehouse, "SELECT reject_reason FROM source_documents") == reason
 
 
 def test_two_batches_in_one_run_keep_the_run_totals(warehouse, raw_dir):

@@ -1,0 +1,141 @@
+"""One way in (issue 8: one ingest path, one table of kinds) and runs that tell the truth (bullet 7)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import COMPANYFACTS_DIR, FIXTURES
+from pipelines import parse as parse_mod
+from pipelines.detect import KINDS as DETECTED
+from pipelines.documents import read_local_document
+from pipelines.parse import KINDS, parse_document
+from warehouse.db import connect, fetch_all, fetch_value
+from warehouse.ingest import ingest
+from warehouse.load import reconcile_interrupted
+from warehouse.loaders import LOADERS
+
+ROOT = Path(__file__).resolve().parents[2]
+SUB = FIXTURES / "sec" / "data.sec.gov" / "submissions"
+ONE_OF_EACH = {
+    "companyfacts": COMPANYFACTS_DIR / "CIK0001835632.json.gz",
+    "submissions": SUB / "CIK0001318605.json.gz",
+    "submissions_page": SUB / "CIK0001318605-submissions-001.json.gz",
+    "company_tickers": FIXTURES / "sec/www.sec.gov/files/company_tickers.json.gz",
+    "company_tickers_exchange": FIXTURES / "sec/www.sec.gov/files/company_tickers_exchange.json.gz",
+    "ownership": FIXTURES / "form4/0000320193-22-000061.txt",
+}
+CF = sorted(COMPANYFACTS_DIR.glob("*.json.gz"))
+
+
+def test_one_table_of_kinds_and_one_of_loaders_agree():
+    assert set(ONE_OF_EACH) == set(KINDS)
+    # every kind content detection can tell is loadable, except EDGAR's daily index (read by the
+    # refresh flow for discovery, never stored)
+    assert set(DETECTED) - set(KINDS) == {"daily_index"}
+    assert {k.record_type for k in KINDS.values()} == set(LOADERS)
+    for name, rec in LOADERS.items():
+        assert rec.record_type == name and callable(rec.loader)
+    for kind, path in ONE_OF_EACH.items():
+        doc = read_local_document(path)
+        detected, record = parse_document(doc)  # kind detected from content, as `load` does
+        assert detected == kind
+        assert type(record).__name__ == KINDS[kind].record_type
+    # pages load after their main file, which loads after the ticker registry
+    assert LOADERS["CompanyTickers"].order < LOADERS["Submissions"].order < LOADERS["SubmissionsPage"].order
+
+
+def test_an_unchanged_reload_is_recognised_before_parsing(warehouse, raw_dir, monkeypatch):
+    docs = [read_local_document(p) for p in CF[:2]]
+    first = ingest(warehouse, docs, raw_dir=raw_dir, command="load")
+    assert first.loaded == 2 and first.status == "succeeded"
+
+    def never(doc):
+        raise AssertionError(f"{doc.uri} was parsed although its bytes are loaded")
+
+    real = KINDS["companyfacts"]
+    monkeypatch.setitem(parse_mod.KINDS, "companyfacts", dataclasses.replace(real, parse=never))
+    again = ingest(warehouse, [read_local_document(p) for p in CF[:2]], raw_dir=raw_dir, command="load")
+    assert (again.loaded, again.unchanged, again.rejected, again.status) == (0, 2, [], "succeeded")
+    assert fetch_all(warehouse, "SELECT status, documents_unchanged FROM load_runs ORDER BY started_at") == [
+        ("succeeded", 0), ("succeeded", 2)]
+
+
+def test_a_run_is_running_from_its_start_with_its_process(warehouse, raw_dir):
+    seen = []
+
+    def docs():
+        # the run's row is committed before the first document is even read
+        seen.append(fetch_all(warehouse, "SELECT status, pid, host, finished_at FROM load_runs"))
+        yield read_local_document(CF[0])
+
+    run = ingest(warehouse, docs(), raw_dir=raw_dir, command="load")
+    assert seen == [[("running", os.getpid(), socket.gethostname(), None)]]
+    assert fetch_all(warehouse, "SELECT status, documents_loaded FROM load_runs") == [("succeeded", 1)]
+    assert run.status == "succeeded"
+
+
+def _cli(db: Path, *args, kill_at: str | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("EDGAR_WAREHOUSE_KILL_AT", None)
+    if kill_at:
+        env["EDGAR_WAREHOUSE_KILL_AT"] = kill_at
+    return subprocess.run([sys.executable, "-m", "flows.cli", "--db", str(db), *map(str, args)],
+                          env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_a_killed_batch_run_never_reads_succeeded(tmp_path):
+    """Bug: a `--batch-size` run killed after 2 of 4 batches was recorded `succeeded`."""
+    db = tmp_path / "w.duckdb"
+    files = CF[:4]
+    killed = _cli(db, "load", *files, "--batch-size", "1", kill_at="batch_committed:2")
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    con = connect(db, read_only=True)
+    try:
+        assert fetch_all(con, "SELECT status, documents_loaded, finished_at FROM load_runs") == [
+            ("running", 2, None)]  # what a reader sees meanwhile: never succeeded
+    finally:
+        con.close()
+    con = connect(db)
+    try:
+        [load_id] = reconcile_interrupted(con)  # the next writer (any run, init) closes it
+        status, error = fetch_all(con, "SELECT status, error FROM load_runs WHERE load_id = ?", [load_id])[0]
+        assert status == "partial" and error.startswith("interrupted: process ")
+    finally:
+        con.close()
+    # a run killed before its first commit loaded nothing: failed
+    db2 = tmp_path / "w2.duckdb"
+    assert _cli(db2, "init").returncode == 0
+    assert _cli(db2, "load", *files, kill_at="before_commit:1").returncode == -signal.SIGKILL
+    assert _cli(db2, "init").returncode == 0
+    con = connect(db2, read_only=True)
+    try:
+        assert fetch_all(con, "SELECT status, documents_loaded FROM load_runs") == [("failed", 0)]
+        assert fetch_value(con, "SELECT count(*) FROM facts") == 0
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("batch_size", [0, 3])
+def test_load_and_rebuild_share_the_path(tmp_path, batch_size):
+    db = tmp_path / "w.duckdb"
+    files = [*CF[:2], *ONE_OF_EACH.values()]
+    assert _cli(db, "load", *files, "--batch-size", batch_size).returncode == 0
+    target = tmp_path / "rebuilt.duckdb"
+    rebuilt = _cli(db, "rebuild", target, "--batch-size", batch_size)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    for path in (db, target):
+        con = connect(path, read_only=True)
+        try:
+            assert fetch_all(con, "SELECT command, status FROM load_runs") in (
+                [("load", "succeeded")], [("rebuild", "succeeded")])
+            assert fetch_value(con, "SELECT count(*) FROM source_documents WHERE status = 'loaded'") == len(files)
+        finally:
+            con.close()

@@ -1,0 +1,142 @@
+"""One way in: documents -> known? -> parse (a process per core) -> load_batch in batches, one run.
+
+`load`, `refresh`, `rebuild` (and the bulk bootstrap) all go through here:
+
+* ``prepare`` turns documents into batch items: a document whose (kind, sha256) is already loaded
+  becomes ``Known`` without being parsed (an unchanged reload costs a hash and one lookup); the
+  others are parsed by ``pipelines.parse.parse_many`` (bad ones become ``Rejected``, naming them).
+* ``IngestRun`` is one load run: ``running`` in ``load_runs`` from its start, each batch committed
+  by ``load_batch`` under the run's load id, and a final status (succeeded / partial / failed).
+* ``ingest`` runs the whole pipeline over an iterable of documents, ``batch_size`` per commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
+from pathlib import Path
+
+import duckdb
+
+from pipelines.detect import detect_kind
+from pipelines.documents import Document
+from pipelines.errors import RejectedDocument
+from pipelines.parse import parse_many
+from warehouse.db import fetch_all
+from warehouse.killpoints import kill_point
+from warehouse.load import (
+    BatchReport,
+    Item,
+    Known,
+    Parsed,
+    Rejected,
+    finish_run,
+    load_batch,
+    start_run,
+)
+
+
+def _kind_of(doc: Document) -> str | None:
+    if doc.kind:
+        return doc.kind
+    try:
+        return detect_kind(doc.body, document=doc.uri)
+    except RejectedDocument:
+        return None
+
+
+def known_documents(con: duckdb.DuckDBPyConnection, docs: Sequence[Document]) -> dict[int, str]:
+    """Positions in ``docs`` of the documents whose (kind, sha256) is already loaded, with the kind
+    (one indexed lookup for the whole batch; kinds told from the content when not given)."""
+    kinds = {n: _kind_of(d) for n, d in enumerate(docs)}
+    wanted = sorted({d.sha256 for n, d in enumerate(docs) if kinds[n]})
+    if not wanted:
+        return {}
+    loaded = set(fetch_all(con, "SELECT DISTINCT kind, sha256 FROM source_documents"
+                                " WHERE status = 'loaded' AND list_contains(?, sha256)", [wanted]))
+    return {n: kinds[n] for n, d in enumerate(docs) if kinds[n] and (kinds[n], d.sha256) in loaded}
+
+
+def prepare(con: duckdb.DuckDBPyConnection | None, docs: Sequence[Document | Item], *,
+            workers: int | None = None) -> list[Item]:
+    """Batch items for ``docs`` in the same order: already-made items pass through, documents
+    already loaded become Known (when ``con`` is given), the rest are parsed in parallel."""
+    items: dict[int, Item] = {n: d for n, d in enumerate(docs) if not isinstance(d, Document)}
+    todo = [(n, d) for n, d in enumerate(docs) if isinstance(d, Document)]
+    if con is not None and todo:
+        known = known_documents(con, [d for _, d in todo])
+        for k, kind in known.items():
+            n, d = todo[k]
+            items[n] = Known(d, kind)
+        todo = [(n, d) for k, (n, d) in enumerate(todo) if k not in known]
+    for (n, _), res in zip(todo, parse_many([d for _, d in todo], workers=workers), strict=True):
+        items[n] = Rejected(res.doc, res.error, res.kind) if res.error else Parsed(res.doc, res.record)
+    return [items[n] for n in range(len(docs))]
+
+
+def load_documents(con: duckdb.DuckDBPyConnection, docs: Sequence[Document | Item], *, raw_dir: Path,
+                   command: str, load_id: str, flow_run_id: str | None = None, workers: int | None = None,
+                   derive: bool = True) -> BatchReport:
+    """One batch: ``prepare`` then ``load_batch`` under ``load_id``; returns the batch's report."""
+    return load_batch(con, prepare(con, docs, workers=workers), raw_dir=raw_dir, command=command,
+                      load_id=load_id, flow_run_id=flow_run_id, derive=derive)
+
+
+class IngestRun:
+    """One load run over any number of batches (see the module docstring)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, *, raw_dir: Path, command: str,
+                 flow_run_id: str | None = None, derive: bool = True):
+        self.con, self.raw_dir, self.command, self.derive = con, raw_dir, command, derive
+        self.flow_run_id = flow_run_id
+        self.report = BatchReport(load_id=start_run(con, command=command, flow_run_id=flow_run_id))
+
+    @property
+    def load_id(self) -> str:
+        return self.report.load_id
+
+    def load(self, docs: Sequence[Document | Item], *, workers: int | None = None) -> BatchReport:
+        """Prepare and commit one batch under this run; returns the batch's report."""
+        batch = load_documents(self.con, docs, raw_dir=self.raw_dir, command=self.command, load_id=self.load_id,
+                               flow_run_id=self.flow_run_id, workers=workers, derive=self.derive)
+        self.report.add(batch)
+        kill_point("batch_committed")
+        return batch
+
+    def finish(self, *, not_fetched: int = 0, error: BaseException | str | None = None) -> BatchReport:
+        """Record the run's final status (see warehouse.load.run_status) and return its totals."""
+        if isinstance(error, BaseException):
+            error = f"{type(error).__name__}: {error}"
+        finish_run(self.con, self.report, not_fetched=not_fetched, error=error)
+        return self.report
+
+
+def batches(docs: Iterable, size: int) -> Iterator[list]:
+    """Consecutive lists of ``size`` (all in one list when size <= 0)."""
+    it = iter(docs)
+    if size <= 0:
+        yield list(it)
+        return
+    while chunk := list(islice(it, size)):
+        yield chunk
+
+
+def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, raw_dir: Path, command: str,
+           batch_size: int = 0, flow_run_id: str | None = None, workers: int | None = None,
+           derive: bool = True, on_batch: Callable[[BatchReport, int], None] | None = None) -> BatchReport:
+    """Load ``docs`` as ONE run, committing every ``batch_size`` documents (0: one transaction).
+    ``on_batch(report, documents)`` is called after each commit. An error stops the run, which is
+    recorded (failed, or partial when batches had committed) before the error propagates."""
+    run = IngestRun(con, raw_dir=raw_dir, command=command, flow_run_id=flow_run_id, derive=derive)
+    try:
+        for chunk in batches(docs, batch_size):
+            report = run.load(chunk, workers=workers)
+            if on_batch:
+                on_batch(report, len(chunk))
+    except BaseException as exc:
+        try:
+            run.finish(error=exc)
+        except Exception as unrecorded:  # noqa: BLE001 - never mask the error that stopped the run
+            exc.add_note(f"the run {run.load_id} could not be recorded as stopped: {unrecorded}")
+        raise
+    return run.finish()
