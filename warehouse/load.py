@@ -88,7 +88,9 @@ class BatchReport:
     rejected: list[tuple[str, str]] = field(default_factory=list)
     row_counts: Counter = field(default_factory=Counter)
     status: str = "succeeded"
-    ciks: set[int] = field(default_factory=set)
+    ciks: set[int] = field(default_factory=set)  # companies whose facts or filings this batch changed
+    restated: set[int] = field(default_factory=set)  # ... whose stored facts' fiscal year or filing changed
+    document_ids: set[int] = field(default_factory=set)  # source documents this batch loaded
 
     def add(self, other: BatchReport) -> None:
         """Add another batch of the same run to these totals (the worst status wins)."""
@@ -293,14 +295,29 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
 
 
 def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport) -> None:
-    """Derived metrics and checks of the companies whose facts or filings (acceptance times, hence
-    known_from) this batch changed, inside the batch's transaction."""
+    """Derived metrics and checks of the companies whose facts or filings this batch changed,
+    inside the batch's transaction. A company that got filings for accessions its facts already
+    cite (their known_from moved from the filed-day fallback to the acceptance time), or whose
+    stored facts got another fiscal year or filing date (a rebuilt calendar, an earlier payload),
+    has its metrics computed again from scratch: they are what they would have been had the
+    documents arrived in any other order."""
     if not report.ciks:
         return
     from warehouse.checks import run_checks
     from warehouse.metrics_refresh import refresh_metrics
 
     ciks = sorted(report.ciks)
+    batch = sorted(report.document_ids)
+    moved = [c for (c,) in fetch_all(
+        con, "SELECT DISTINCT f.cik FROM filings f WHERE list_contains($docs, f.source_document_id)"
+             " AND list_contains($ciks, f.cik) AND EXISTS (SELECT 1 FROM facts x WHERE x.cik = f.cik"
+             " AND x.accession = f.accession AND NOT list_contains($docs, x.source_document_id))",
+        {"docs": batch, "ciks": ciks})]
+    moved = sorted(set(moved) | report.restated)
+    if moved:
+        con.execute("DELETE FROM metric_lineage WHERE metric_id IN"
+                    " (SELECT metric_id FROM derived_metrics WHERE list_contains(?, cik))", [moved])
+        con.execute("DELETE FROM derived_metrics WHERE list_contains(?, cik)", [moved])
     counts = refresh_metrics(con, report.load_id, ciks=ciks)
     report.row_counts.update({k: counts[k] for k in ("derived_metrics", "metric_lineage")})
     if report.row_counts.get("facts"):  # the checks read facts only
@@ -321,7 +338,9 @@ def _load_items(con, items: Sequence[Item], report: BatchReport, raw_dir: Path) 
 
 
 # Row counts of a loader that change what derived metrics read for the record's company.
-_DERIVE_INPUTS = ("facts", "filings", "filings_links_updated", "facts_fiscal_reassigned")
+_DERIVE_INPUTS = ("facts", "filings", "filings_links_updated", "facts_fiscal_reassigned", "facts_earliest_payload")
+# ... that change what stored facts say (fiscal year, filed date): their metrics are recomputed.
+_RESTATED = ("facts_fiscal_reassigned", "facts_earliest_payload")
 
 
 def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter) -> None:
@@ -363,7 +382,10 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter) 
             reason = f"the loader failed on this document ({type(exc).__name__}: {exc})"[:2000]
             raise _LoaderRejected(item, RejectedDocument(doc.uri, reason)) from exc
         report.loaded += 1
+        report.document_ids.add(doc_id)
         report.row_counts.update(counts)
         kill_point("document_loaded")
         if isinstance(cik, int) and any(counts.get(k) for k in _DERIVE_INPUTS):
             report.ciks.add(cik)
+        if isinstance(cik, int) and any(counts.get(k) for k in _RESTATED):
+            report.restated.add(cik)

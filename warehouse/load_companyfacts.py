@@ -18,9 +18,10 @@ from warehouse.sqlfiles import sql
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def rebuild_calendar(con: duckdb.DuckDBPyConnection, cik: int, load_id: str) -> list[FiscalYear]:
-    """Recompute the company's fiscal_calendar from its facts and the staged payload (cf_stage)."""
-    rows = fetch_all(con, sql("companyfacts/calendar_inputs"), {"cik": cik})
+def rebuild_calendar(con: duckdb.DuckDBPyConnection, cik: int, load_id: str, *,
+                     with_stage: bool = True) -> list[FiscalYear]:
+    """Recompute the company's fiscal_calendar from its facts (and the staged payload, cf_stage)."""
+    rows = fetch_all(con, sql("companyfacts/calendar_inputs"), {"cik": cik, "with_stage": with_stage})
     candidates = [(d, n) for what, d, n, _ in rows if what == "candidate"]
     own = [(d, fy) for what, d, _, fy in rows if what == "own"]
     spans = sorted(d for what, d, _, _ in rows if what == "span" and d is not None)
@@ -65,10 +66,12 @@ def load_companyfacts(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: 
         con.unregister("cf_arrow")
 
 
-def _reassign_fiscal(con: duckdb.DuckDBPyConnection, cik: int, load_id: str, years: list[FiscalYear]) -> int:
-    """Apply a rebuilt calendar to the company's older rows (derived columns only)."""
+def _reassign_fiscal(con: duckdb.DuckDBPyConnection, cik: int, source_document_id: int,
+                     years: list[FiscalYear]) -> int:
+    """Apply a rebuilt calendar to the company's rows from other payloads (derived columns only;
+    by payload, not by load id: an earlier batch of the same run has the same load id)."""
     older = con.execute("SELECT rowid AS rid, CAST(period_end AS VARCHAR) AS period_end FROM facts"
-                        " WHERE cik = ? AND load_id <> ?", [cik, load_id]).arrow()
+                        " WHERE cik = ? AND source_document_id <> ?", [cik, source_document_id]).arrow()
     if isinstance(older, pa.RecordBatchReader):  # DuckDB 2.x returns a reader
         older = older.read_all()
     if older.num_rows == 0:
@@ -87,7 +90,15 @@ def _load_staged(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: Compa
     con.register("cf_arrow", _with_fiscal(record.facts, years))  # the stage view now sees the years
     inserted = fetch_value(con, sql("companyfacts/insert_facts"),
                            {"cik": cik, "source_document_id": ctx.source_document_id, "load_id": ctx.load_id})
-    reassigned = _reassign_fiscal(con, cik, ctx.load_id, years) if had_rows else 0
+    reassigned = relabelled = 0
+    if had_rows:
+        # Rows this payload carried earlier than the payload that stored them take its metadata;
+        # the calendar is then computed again from the stored facts alone (a function of the set of
+        # versions, whatever the order of arrival) and applied to every row of the company.
+        prov = {"cik": cik, "source_document_id": ctx.source_document_id, "load_id": ctx.load_id}
+        relabelled = int(fetch_value(con, sql("companyfacts/earliest_payload"), prov) or 0)
+        years = rebuild_calendar(con, cik, ctx.load_id, with_stage=False)
+        reassigned = _reassign_fiscal(con, cik, -1, years)
     con.register("concepts_arrow", record.concepts)
     try:
         new_concepts = fetch_value(
@@ -100,4 +111,5 @@ def _load_staged(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: Compa
         "INSERT INTO companies (cik, name, source_document_id, load_id) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (cik) DO NOTHING", [cik, record.entity_name, ctx.source_document_id, ctx.load_id])
     return {"facts": int(inserted or 0), "fiscal_calendar": len(years), "facts_fiscal_reassigned": reassigned,
+            "facts_earliest_payload": relabelled,
             "concepts": int(new_concepts or 0)}

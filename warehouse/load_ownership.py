@@ -181,48 +181,51 @@ def relink_amendments(con: duckdb.DuckDBPyConnection, issuer_cik: int) -> int:
 
 def load_ownership(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: OwnershipFiling) -> dict[str, int]:
     """Insert one filing's rows (table -> rows inserted). An accession already loaded adds no rows;
-    if its row came from a bare XML and this document carries the SEC header, the header columns
-    are filled in (counted as ``insider_filings_header_filled``)."""
+    if its rows came from a bare XML and this document is the full SEC submission (with its
+    header), the submission's rows replace them (counted as ``insider_filings_header_filled``): a
+    filing's rows are those of its full submission whichever arrived first, so the tables do not
+    depend on the order of arrival."""
     counts = {**dict.fromkeys(TABLES, 0), HEADER_FILLED: 0}
     existing = fetch_all(con, "SELECT container, document_type, issuer_cik FROM insider_filings WHERE accession = ?",
                          [record.accession])
     if existing:
         container, document_type, issuer_cik = existing[0]
         if container == HEADERLESS and record.container != HEADERLESS:
-            counts[HEADER_FILLED] = _fill_header(con, ctx, record, document_type, issuer_cik)
+            counts[HEADER_FILLED] = _replace_bare_xml(con, ctx, record, document_type, issuer_cik)
         return counts
     tables = build_tables(ctx, record)
     for name in TABLES:
-        tbl = tables[name]
-        counts[name] = tbl.num_rows
-        if not tbl.num_rows:
-            continue
-        view = f"_insider_arrow_{name}"
-        con.register(view, tbl)
-        try:
-            con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM {view}")
-        finally:
-            con.unregister(view)
+        counts[name] = _insert(con, name, tables[name])
     relink_amendments(con, record.issuer_cik)
     return counts
 
 
-def _fill_header(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: OwnershipFiling,
-                 document_type: str, issuer_cik: int) -> int:
-    """Give a row loaded from a bare XML the SEC-header columns of the full .txt (its lines stay)."""
+def _insert(con: duckdb.DuckDBPyConnection, name: str, tbl: pa.Table) -> int:
+    if not tbl.num_rows:
+        return 0
+    view = f"_insider_arrow_{name}"
+    con.register(view, tbl)
+    try:
+        con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM {view}")
+    finally:
+        con.unregister(view)
+    return tbl.num_rows
+
+
+def _replace_bare_xml(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: OwnershipFiling,
+                      document_type: str, issuer_cik: int) -> int:
+    """Replace the rows of a filing loaded from a bare XML by those of its full SEC submission (the
+    same ownership document, plus the header: filed, acceptance time)."""
     if (document_type, issuer_cik) != (record.document_type, record.issuer_cik):
         raise RejectedDocument(
             ctx.doc.uri,
             f"accession {record.accession}: the loaded bare XML is a Form {document_type} of issuer {issuer_cik}, "
             f"this submission a Form {record.document_type} of issuer {record.issuer_cik}")
-    con.execute("""
-        UPDATE insider_filings
-        SET container = ?, submission_type = coalesce(submission_type, ?), filed = coalesce(filed, ?),
-            acceptance_time = coalesce(acceptance_time, ?),
-            acceptance_time_eastern = coalesce(acceptance_time_eastern, ?), header_source_document_id = ?
-        WHERE accession = ? AND container = ?
-    """, [record.container, record.submission_type, record.filed, record.acceptance_time,
-          record.acceptance_time_raw, ctx.source_document_id, record.accession, HEADERLESS])
+    tables = build_tables(ctx, record)  # validates before anything is deleted
+    for name in TABLES:
+        con.execute(f"DELETE FROM {name} WHERE accession = ?", [record.accession])
+    for name in TABLES:
+        _insert(con, name, tables[name])
     relink_amendments(con, record.issuer_cik)  # the amendment rules read filed and acceptance_time
     return 1
 

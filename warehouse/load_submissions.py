@@ -95,19 +95,21 @@ def _declare_pages(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: Sub
 
 def load_submissions_page(con: duckdb.DuckDBPyConnection, ctx: LoadContext,
                           record: SubmissionsPage) -> dict[str, int]:
-    """Store one page of older filings; its company's main file must be loaded and declare the page."""
+    """Store one page of older filings. A page that arrives before its company's main file is
+    stored and marked loaded but not (yet) declared: the main file declares it when it loads, so
+    the result does not depend on the order of arrival. A page the loaded main file does not
+    declare is rejected."""
     cik, name = record.cik, record.page_name
     declared = fetch_value(con, "SELECT count(*) FROM submission_pages WHERE cik = ? AND page_name = ?",
                            [cik, name])
     if not declared:
         main = fetch_value(con, "SELECT count(*) FROM companies WHERE cik = ? AND submissions_observed_at IS NOT NULL",
                            [cik])
-        if not main:
-            raise RejectedDocument(ctx.doc.uri, f"page {name}: the main submissions file of CIK {cik} "
-                                                f"(CIK{cik:010d}.json) is not loaded; load it first or in the "
-                                                "same batch before its pages")
-        raise RejectedDocument(ctx.doc.uri, f"page {name}: the loaded main submissions file of CIK {cik} "
-                                            "does not declare this page in filings.files")
+        if main:
+            raise RejectedDocument(ctx.doc.uri, f"page {name}: the loaded main submissions file of CIK {cik} "
+                                                "does not declare this page in filings.files")
+        con.execute("INSERT INTO submission_pages (cik, page_name, declared, loaded, load_id)"
+                    " VALUES (?, ?, false, false, ?)", [cik, name, ctx.load_id])
     filings = _insert_filings(con, ctx, cik, record.filings, name)
     con.execute("UPDATE submission_pages SET loaded = true, loaded_rows = ?, page_source_document_id = ?,"
                 " load_id = ? WHERE cik = ? AND page_name = ?",

@@ -17,23 +17,26 @@ def loaded_documents(con: duckdb.DuckDBPyConnection, raw_dir: Path) -> Iterator[
     """The payloads that were loaded, in load order, read back from the content-addressed raw store
     (sha256 checked) with everything their parser and loader were given: kind, URL, origin, fetch
     time, HTTP validators, and the CIK and accession the fetcher asked for (``expected_cik``,
-    ``given_accession``; before migration 0007 the latter is approximated by the stored
-    accession unless it was a made-up ``sha256:`` key). The rows are read now; the bodies lazily,
+    ``given_accession``; for payloads loaded before migration 0007 the latter is approximated by
+    the stored accession unless it was a made-up ``sha256:`` key). The rows are read now; the bodies lazily,
     one in memory at a time, so ``con`` may be closed before iterating."""
-    given = fetch_all(con, "SELECT count(*) FROM duckdb_columns() WHERE table_name = 'source_documents'"
-                           " AND column_name = 'given_accession'")[0][0]
+    after_0007 = fetch_all(con, "SELECT count(*) FROM duckdb_columns() WHERE table_name = 'load_runs'"
+                                " AND column_name = 'pid'")[0][0]
+    # Runs since migration 0007 record their pid and what was given with each payload; for payloads
+    # loaded before it, the stored accession stands in (unless it was a made-up sha256: key).
+    given = ("CASE WHEN d.load_id IN (SELECT load_id FROM load_runs WHERE pid IS NOT NULL)"
+             " THEN d.given_accession WHEN d.accession NOT LIKE 'sha256:%' THEN d.accession END"
+             if after_0007 else "CASE WHEN d.accession NOT LIKE 'sha256:%' THEN d.accession END")
     rows = fetch_all(
         con,
-        "SELECT kind, uri, origin, sha256, fetched_at, http_status, etag, last_modified, raw_path, "
-        + ("expected_cik, given_accession" if given else "NULL, NULL")
-        + ", CASE WHEN accession NOT LIKE 'sha256:%' THEN accession END"
-        " FROM source_documents WHERE status = 'loaded' ORDER BY source_document_id")
+        "SELECT d.kind, d.uri, d.origin, d.sha256, d.fetched_at, d.http_status, d.etag, d.last_modified,"
+        f" d.raw_path, {'d.expected_cik' if after_0007 else 'NULL'}, {given}"
+        " FROM source_documents d WHERE d.status = 'loaded' ORDER BY d.source_document_id")
     return _read(rows, raw_dir)
 
 
 def _read(rows: list[tuple], raw_dir: Path) -> Iterator[Document]:
-    for kind, uri, origin, sha, fetched_at, status, etag, last_modified, raw_path, cik, given, stored in rows:
-        accession = given or stored
+    for kind, uri, origin, sha, fetched_at, status, etag, last_modified, raw_path, cik, accession in rows:
         if not raw_path or not (raw_dir / raw_path).exists():
             raise WarehouseError(f"{uri}: raw payload {raw_path or sha} is missing from {raw_dir}")
         body = read_raw(raw_dir, raw_path)

@@ -35,9 +35,8 @@ def read(path: Path) -> bytes:
 
 def run_ours(files: list[Path], workers: int, derive: bool) -> tuple[float, int]:
     from pipelines.documents import Document
-    from pipelines.parse import parse_many
     from warehouse.db import connect, fetch_value
-    from warehouse.load import Parsed, Rejected, load_batch
+    from warehouse.ingest import ingest
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-"))
     try:
@@ -45,9 +44,7 @@ def run_ours(files: list[Path], workers: int, derive: bool) -> tuple[float, int]
         bodies = [(str(f), read(f)) for f in files]
         t0 = time.perf_counter()
         docs = [Document(uri=u, origin="file", body=b, kind="companyfacts") for u, b in bodies]
-        items = [Rejected(d, r) if isinstance(r, Exception) else Parsed(d, r)
-                 for d, r in parse_many(docs, workers=workers)]
-        report = load_batch(con, items, raw_dir=tmp / "bench.raw", command="bench", derive=derive)
+        report = ingest(con, docs, raw_dir=tmp / "bench.raw", command="bench", workers=workers, derive=derive)
         elapsed = time.perf_counter() - t0
         facts = fetch_value(con, "SELECT count(*) FROM facts")
         assert not report.rejected, report.rejected

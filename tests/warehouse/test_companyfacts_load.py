@@ -489,7 +489,7 @@ def test_failed_load_leaves_the_warehouse_exactly_as_before(warehouse, raw_dir, 
 def test_sql_error_in_loader_rejects_that_document_with_its_real_cause(warehouse, raw_dir, monkeypatch):
     import warehouse.load_companyfacts as lcf
 
-    def broken_calendar(con, cik, load_id):
+    def broken_calendar(con, cik, load_id, **_):
         con.execute("SELECT CAST('not a number' AS INTEGER)")
 
     monkeypatch.setattr(lcf, "rebuild_calendar", broken_calendar)

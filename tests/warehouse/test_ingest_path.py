@@ -92,33 +92,52 @@ def _cli(db: Path, *args, kill_at: str | None = None) -> subprocess.CompletedPro
 
 
 def test_a_killed_batch_run_never_reads_succeeded(tmp_path):
-    """Bug: a `--batch-size` run killed after 2 of 4 batches was recorded `succeeded`."""
+    """Bug: a `--batch-size` run killed after 2 of 4 batches was recorded `succeeded` with 2 of 4
+    documents. Now its batches commit into the writer's private build, published only when the run
+    ends: the published warehouse keeps its previous state, and the run, never published, cannot
+    read succeeded; the next writer discards the stale build and a re-run loads everything."""
     db = tmp_path / "w.duckdb"
     files = CF[:4]
+    assert _cli(db, "init").returncode == 0
     killed = _cli(db, "load", *files, "--batch-size", "1", kill_at="batch_committed:2")
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     con = connect(db, read_only=True)
     try:
-        assert fetch_all(con, "SELECT status, documents_loaded, finished_at FROM load_runs") == [
-            ("running", 2, None)]  # what a reader sees meanwhile: never succeeded
+        assert fetch_all(con, "SELECT status FROM load_runs") == []
+        assert fetch_value(con, "SELECT count(*) FROM source_documents") == 0
     finally:
         con.close()
+    again = _cli(db, "load", *files, "--batch-size", "1")
+    assert again.returncode == 0, again.stderr
+    con = connect(db, read_only=True)
+    try:
+        assert fetch_all(con, "SELECT status, documents_loaded FROM load_runs") == [("succeeded", 4)]
+    finally:
+        con.close()
+
+
+def test_a_run_left_running_by_a_dead_process_is_closed_as_interrupted(tmp_path):
+    """A run whose rows were committed but whose process died before finishing it (seen by any
+    writer opening that file directly) is closed by the next writer: partial when some batches had
+    committed, else failed, with an `interrupted: process N on HOST ...` error."""
+    db = tmp_path / "w.duckdb"
     con = connect(db)
     try:
-        [load_id] = reconcile_interrupted(con)  # the next writer (any run, init) closes it
-        status, error = fetch_all(con, "SELECT status, error FROM load_runs WHERE load_id = ?", [load_id])[0]
-        assert status == "partial" and error.startswith("interrupted: process ")
-    finally:
-        con.close()
-    # a run killed before its first commit loaded nothing: failed
-    db2 = tmp_path / "w2.duckdb"
-    assert _cli(db2, "init").returncode == 0
-    assert _cli(db2, "load", *files, kill_at="before_commit:1").returncode == -signal.SIGKILL
-    assert _cli(db2, "init").returncode == 0
-    con = connect(db2, read_only=True)
-    try:
-        assert fetch_all(con, "SELECT status, documents_loaded FROM load_runs") == [("failed", 0)]
-        assert fetch_value(con, "SELECT count(*) FROM facts") == 0
+        dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True, check=True)
+        pid = int(dead.stdout)  # a process that has exited
+        for load_id, loaded in (("with-batches", 2), ("before-first-batch", 0)):
+            con.execute("INSERT INTO load_runs (load_id, command, started_at, status, documents_loaded, pid, host)"
+                        " VALUES (?, 'load', now(), 'running', ?, ?, ?)", [load_id, loaded, pid, socket.gethostname()])
+        con.execute("INSERT INTO load_runs (load_id, command, started_at, status, pid, host)"
+                    " VALUES ('alive', 'load', now(), 'running', ?, ?)", [os.getpid(), socket.gethostname()])
+        assert sorted(reconcile_interrupted(con)) == ["before-first-batch", "with-batches"]
+        rows = dict((lid, (status, error)) for lid, status, error in
+                    fetch_all(con, "SELECT load_id, status, error FROM load_runs"))
+        assert rows["with-batches"][0] == "partial" and rows["before-first-batch"][0] == "failed"
+        assert rows["with-batches"][1] == f"interrupted: process {pid} on {socket.gethostname()} ended before " \
+                                          "finishing the run"
+        assert rows["alive"] == ("running", None)
     finally:
         con.close()
 

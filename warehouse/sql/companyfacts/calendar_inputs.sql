@@ -1,10 +1,15 @@
--- Inputs of one company's fiscal calendar, from its existing facts plus the staged payload:
+-- Inputs of one company's fiscal calendar, from its stored facts (plus the staged payload when
+-- $with_stage):
 -- every period end of an annual-duration fact in an annual form (how often it is reported), and
--- each annual filing's own period end with the fy SEC gave that filing.
+-- each annual filing's own period end with the fy SEC gave that filing. A fact version both stored
+-- and in the staged payload counts once (UNION): the calendar is a function of the set of versions,
+-- whatever order the payloads arrived in.
 WITH all_facts AS (
-    SELECT period_start, period_end, accession, form, filing_fy FROM facts WHERE cik = $cik
-    UNION ALL
-    SELECT period_start, period_end, accession, form, filing_fy FROM cf_stage
+    SELECT taxonomy, concept, unit, period_start, period_end, accession, form, filing_fy
+    FROM facts WHERE cik = $cik
+    UNION
+    SELECT taxonomy, concept, unit, period_start, period_end, accession, form, filing_fy FROM cf_stage
+    WHERE $with_stage
 ),
 annual AS (
     SELECT period_end, accession, form, filing_fy
