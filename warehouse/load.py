@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
+import platform
 import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -174,7 +174,7 @@ def reconcile_interrupted(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Close the runs still marked ``running`` whose process on this host is gone (killed, or the
     machine stopped): ``partial`` when some of their batches committed, else ``failed``, with an
     ``interrupted: ...`` error. Returns their load ids."""
-    host = socket.gethostname()
+    host = platform.node()
     gone = [(lid, pid) for lid, pid in fetch_all(
         con, "SELECT load_id, pid FROM load_runs WHERE status = ? AND host = ?", [RUNNING, host])
         if pid is None or (pid != os.getpid() and not _pid_alive(pid))]
@@ -200,7 +200,7 @@ def start_run(con: duckdb.DuckDBPyConnection, *, command: str, flow_run_id: str 
         con.execute(
             "INSERT INTO load_runs (load_id, flow_run_id, command, started_at, status, pid, host)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [load_id, flow_run_id, command, utcnow(), RUNNING, os.getpid(), socket.gethostname()])
+            [load_id, flow_run_id, command, utcnow(), RUNNING, os.getpid(), platform.node()])
     kill_point("run_started")
     return load_id
 
@@ -252,7 +252,7 @@ def _write_run(con, report: BatchReport, *, command: str, flow_run_id: str | Non
             " documents_loaded, documents_unchanged, documents_rejected, row_counts, error, pid, host)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [report.load_id, flow_run_id, command, started_at, utcnow(), report.status, report.loaded,
-             report.unchanged, len(report.rejected), counts, error, os.getpid(), socket.gethostname()])
+             report.unchanged, len(report.rejected), counts, error, os.getpid(), platform.node()])
 
 
 # ----------------------------------------------------------------------------------------- batch

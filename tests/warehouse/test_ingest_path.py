@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import platform
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -77,7 +77,7 @@ def test_a_run_is_running_from_its_start_with_its_process(warehouse, raw_dir):
         yield read_local_document(CF[0])
 
     run = ingest(warehouse, docs(), raw_dir=raw_dir, command="load")
-    assert seen == [[("running", os.getpid(), socket.gethostname(), None)]]
+    assert seen == [[("running", os.getpid(), platform.node(), None)]]
     assert fetch_all(warehouse, "SELECT status, documents_loaded FROM load_runs") == [("succeeded", 1)]
     assert run.status == "succeeded"
 
@@ -128,14 +128,14 @@ def test_a_run_left_running_by_a_dead_process_is_closed_as_interrupted(tmp_path)
         pid = int(dead.stdout)  # a process that has exited
         for load_id, loaded in (("with-batches", 2), ("before-first-batch", 0)):
             con.execute("INSERT INTO load_runs (load_id, command, started_at, status, documents_loaded, pid, host)"
-                        " VALUES (?, 'load', now(), 'running', ?, ?, ?)", [load_id, loaded, pid, socket.gethostname()])
+                        " VALUES (?, 'load', now(), 'running', ?, ?, ?)", [load_id, loaded, pid, platform.node()])
         con.execute("INSERT INTO load_runs (load_id, command, started_at, status, pid, host)"
-                    " VALUES ('alive', 'load', now(), 'running', ?, ?)", [os.getpid(), socket.gethostname()])
+                    " VALUES ('alive', 'load', now(), 'running', ?, ?)", [os.getpid(), platform.node()])
         assert sorted(reconcile_interrupted(con)) == ["before-first-batch", "with-batches"]
         rows = dict((lid, (status, error)) for lid, status, error in
                     fetch_all(con, "SELECT load_id, status, error FROM load_runs"))
         assert rows["with-batches"][0] == "partial" and rows["before-first-batch"][0] == "failed"
-        assert rows["with-batches"][1] == f"interrupted: process {pid} on {socket.gethostname()} ended before " \
+        assert rows["with-batches"][1] == f"interrupted: process {pid} on {platform.node()} ended before " \
                                           "finishing the run"
         assert rows["alive"] == ("running", None)
     finally:
