@@ -118,6 +118,16 @@ class ParseResult:
     record: Any = None
     error: RejectedDocument | None = None
 
+    def pair(self) -> tuple[Document, Any]:
+        """``(doc, record or RejectedDocument)``: a result also unpacks and indexes as this pair."""
+        return self.doc, self.error if self.error is not None else self.record
+
+    def __iter__(self):
+        return iter(self.pair())
+
+    def __getitem__(self, i: int) -> Any:
+        return self.pair()[i]
+
 
 def _outcome(doc: Document) -> tuple[str | None, Any, str | None]:
     """(kind, record, None) or (kind or None, None, reason): plain data that always pickles."""
