@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from prefect.client.schemas.objects import ConcurrencyLimitConfig, ConcurrencyLimitStrategy
 from prefect.deployments.runner import RunnerDeployment
 
 from flows.refresh import http_cache_for, refresh_flow
@@ -20,7 +21,9 @@ def nightly_deployment(db: str | Path, *, cron: str = NIGHTLY_CRON, tickers: lis
     Cheap when little changed: the HTTP cache revalidates with ETag/Last-Modified, identical
     payloads are skipped as unchanged, and only Forms 3/4/5 not loaded yet are fetched. Every
     ``batch_size`` companies commit as they arrive (one load run), so memory stays bounded.
-    A writer still running (a manual load) is waited for up to 10 minutes ($EDGAR_WAREHOUSE_LOCK_WAIT)."""
+    A writer still running (a manual load) is waited for up to 10 minutes ($EDGAR_WAREHOUSE_LOCK_WAIT).
+    The deployment runs one at a time: a run scheduled while another is still going waits in line
+    (Prefect's deployment concurrency limit 1, ENQUEUE), it never runs beside it."""
     return refresh_flow.to_deployment(
         name=name, cron=cron,
         parameters={"db": str(db), "tickers": tickers or [], "ciks": ciks or [], "all_companies": True,
@@ -28,6 +31,7 @@ def nightly_deployment(db: str | Path, *, cron: str = NIGHTLY_CRON, tickers: lis
                     "batch_size": batch_size, "lock_wait": lock_wait(NIGHTLY_WAIT)},
         description="Nightly EDGAR refresh of every company in the warehouse.",
         tags=["edgar-warehouse", "nightly"],
+        concurrency_limit=ConcurrencyLimitConfig(limit=1, collision_strategy=ConcurrencyLimitStrategy.ENQUEUE),
     )
 
 

@@ -24,6 +24,15 @@ def test_nightly_waits_ten_minutes_for_a_writer(monkeypatch, tmp_path):
     assert nightly_deployment(tmp_path / "w.duckdb").parameters["lock_wait"] == 42
 
 
+def test_nightly_runs_one_at_a_time(tmp_path):
+    """Issue #8: the nightly deployment has a concurrency limit of one (a late run queues)."""
+    from flows.deploy import nightly_deployment
+
+    deployment = nightly_deployment(tmp_path / "w.duckdb")
+    assert deployment.concurrency_limit == 1
+    assert deployment.concurrency_options.collision_strategy == "ENQUEUE"
+
+
 def test_refresh_waits_for_the_writer_then_fails_naming_it(prefect_harness, tmp_path, replay_root):
     db = tmp_path / "w.duckdb"
     with publishing(db, command="manual load"):
