@@ -311,7 +311,8 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
             raise
         status = finish_run_task(db, run, len(failures), None)
         for fail in failures:
-            log.warning("not fetched: %s (%s)", fail.what, fail.reason)
+            # INFO: the Prefect UI shows it; the CLI prints the returned list once, on stderr
+            log.info("not fetched: %s (%s)", fail.what, fail.reason)
         result = {"load_id": run.load_id, "status": status, "loaded": run.loaded,
                   "unchanged": run.unchanged, "rejected": run.rejected,
                   "not_fetched": [(f.what, f.reason) for f in failures],

@@ -171,3 +171,12 @@ def test_live_refresh_without_a_contact_is_refused_before_any_request(tmp_path, 
     assert "SEC_USER_AGENT" in result.output and "refreshing" not in result.output
     monkeypatch.setenv("SEC_USER_AGENT", "Jane Analyst")  # a name but no contact
     assert cli(tmp_path / "w.duckdb", "refresh", "--ticker", "AAPL").exit_code == EXIT_CONFIG
+
+
+def test_refresh_prints_each_document_not_fetched_once(prefect_harness, tmp_path, replay_root, capfd):
+    """Issue #10.6: `make demo` printed every "not fetched" line twice (Prefect's log and the CLI)."""
+    result = cli(tmp_path / "w.duckdb", "refresh", "--replay", replay_root, "--cik", "320193")
+    assert result.exit_code == EXIT_PARTIAL, result.output
+    printed = result.output + capfd.readouterr().err
+    line = "not fetched: submissions page CIK0000320193-submissions-001.json"
+    assert printed.count(line) == 1, printed
