@@ -49,11 +49,11 @@ def test_time_limit_stops_a_long_statement(db):
     with reader(db) as con:
         t0 = time.monotonic()
         with pytest.raises(QueryTimeout, match="1 s statement time limit"):
-            run_query(con, "SELECT count(*) FROM range(3000000000)", timeout=1)
+            run_query(con, "SELECT sum(hash(i)) FROM range(1000000000000) t(i)", timeout=1)
         assert time.monotonic() - t0 < 10
         assert run_query(con, "SELECT count(*) FROM t").rows == [(10,)]  # the connection still works
     t0 = time.monotonic()
-    r = sql(db, "SELECT count(*) FROM range(3000000000)", "--timeout", "1")
+    r = sql(db, "SELECT sum(hash(i)) FROM range(1000000000000) t(i)", "--timeout", "1")
     assert r.returncode == 1 and "time limit" in r.stderr and "Traceback" not in r.stderr, r.stderr
     assert time.monotonic() - t0 < 30
 
