@@ -1,5 +1,4 @@
--- reads: derived_metrics
+-- reads: derived_metrics_as_of
+-- The version of each derived metric current now (the rule is derived_metrics_as_of's, said once).
 CREATE OR REPLACE VIEW derived_metrics_current AS
-SELECT * FROM derived_metrics
-QUALIFY row_number() OVER (PARTITION BY metric, cik, period_start, period_end, input_unit
-                           ORDER BY known_from DESC, computed_at DESC, metric_id DESC) = 1;
+SELECT * FROM derived_metrics_as_of(TIMESTAMP '9999-12-31 00:00:00');

@@ -65,7 +65,7 @@ def test_scripted_mcp_session_over_stdio(agent_db):
     assert (receipt["period_start"], receipt["period_end"]) == ("2023-10-01", "2024-09-28")
     assert (receipt["fiscal_year"], receipt["fiscal_period"]) == (2024, "FY")
     assert (receipt["accession"], receipt["form"], receipt["filed"]) == ("0000320193-25-000079", "10-K", "2025-10-31")
-    assert receipt["acceptance_time"] == "2025-10-31T10:01:26"
+    assert receipt["acceptance_time"] == "2025-10-31T10:01:26Z"  # UTC, said with its zone
     assert receipt["sec_url"] == "https://www.sec.gov/Archives/edgar/data/320193/000032019325000079/"
     assert receipt["computed"] is False and receipt["restated"] is False
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 
 from warehouse.agent import schema_tools, tools
@@ -32,9 +32,11 @@ def test_get_facts_standard_concept_carries_a_full_receipt(con):
         "2023-10-01", "2024-09-28", 2024, "FY")
     # the latest filing that reported it: the FY2025 10-K (a comparative), accepted 2025-10-31 10:01:26 UTC
     assert (r.accession, r.form, str(r.filed)) == ("0000320193-25-000079", "10-K", "2025-10-31")
-    assert r.acceptance_time == datetime(2025, 10, 31, 10, 1, 26)
+    assert r.acceptance_time == datetime(2025, 10, 31, 10, 1, 26, tzinfo=UTC)
     assert r.sec_url == "https://www.sec.gov/Archives/edgar/data/320193/000032019325000079/"
-    assert r.prior_accession == "0000320193-24-000123" and r.prior_value == fact.value and not r.restated
+    # the FY2025 10-K re-filed the value unchanged: a confirmation, so there is no prior (different) value
+    assert r.prior_value is None and r.prior_accession is None and not r.restated
+    assert r.first_accession == "0000320193-24-000123" and r.first_value == fact.value and r.versions == 2
     assert r.computed is False and r.derivation == "reported"
 
 
@@ -50,6 +52,38 @@ def test_restated_fact_carries_its_prior_and_first_value_and_as_of_sees_the_past
         "0001193125-10-012091", "10-K/A", Decimal("36537000000"), "0001193125-09-214859")
     before = tools.get_facts(con, "AAPL", "us-gaap:SalesRevenueNet", 2009, "FY", as_of="2010-01-01")
     assert before.facts[0].value == Decimal("36537000000") and not before.facts[0].receipt.restated
+
+
+def test_receipt_prior_is_the_last_different_value_not_the_previous_version(con):
+    """Issue 9: the receipts computed prior_value as lag(value), the previous version: NVIDIA's FY2024
+    basic EPS (12.05, split 10-for-1 to 1.21 by the FY2025 10-K, re-filed as 1.21 by the FY2026 10-K)
+    came back with prior 1.21, the confirmation itself. The prior is the last DIFFERENT value (issue 11,
+    facts_ranked), in get_facts for a tag and for a standard concept, and in the history."""
+    for concept in ("us-gaap:EarningsPerShareBasic", "eps_basic"):
+        res = tools.get_facts(con, "NVDA", concept, 2024, "FY")
+        assert res.error is None and len(res.facts) == 1, res
+        fact, r = res.facts[0], res.facts[0].receipt
+        assert (fact.value, r.accession, str(r.period_end)) == (Decimal("1.21"), "0001045810-26-000021", "2024-01-28")
+        assert (r.prior_value, r.prior_accession) == (Decimal("12.05"), "0001045810-24-000029"), concept
+        assert r.restated and r.versions == 3 and r.first_value == Decimal("12.05")
+    history = tools.get_fact_history(con, "NVDA", "us-gaap:EarningsPerShareBasic", 2024, "FY")
+    assert [(v.version, v.value, v.change_from_previous, v.receipt.prior_value) for v in history.versions] == [
+        (1, Decimal("12.05"), None, None), (2, Decimal("1.21"), Decimal("-10.84"), Decimal("12.05")),
+        (3, Decimal("1.21"), Decimal("0"), Decimal("12.05"))]
+    before_confirmation = tools.get_facts(con, "NVDA", "eps_basic", 2024, "FY", as_of="2025-12-31T00:00:00+00:00")
+    r = before_confirmation.facts[0].receipt
+    assert (r.accession, r.prior_value, r.versions) == ("0001045810-25-000023", Decimal("12.05"), 2)
+
+
+def test_as_of_with_a_zone_is_converted_to_utc_and_times_come_back_with_their_zone(con):
+    """An as_of of 05:59 at UTC-5 is 10:59 UTC: after Apple's FY2025 10-K (accepted 10:01:26 UTC);
+    04:59 at UTC-5 (09:59 UTC) is before it. Times in receipts carry their zone (UTC)."""
+    after = tools.get_facts(con, "AAPL", "revenue", 2024, "FY", as_of="2025-10-31T05:59:00-05:00")
+    before = tools.get_facts(con, "AAPL", "revenue", 2024, "FY", as_of="2025-10-31T04:59:00-05:00")
+    assert after.facts[0].receipt.accession == "0000320193-25-000079"
+    assert before.facts[0].receipt.accession == "0000320193-24-000123"
+    assert after.as_of == datetime(2025, 10, 31, 10, 59, tzinfo=UTC)
+    assert after.facts[0].receipt.known_from.tzinfo is not None
 
 
 def test_fact_history_lists_every_version_in_publication_order(con):
@@ -117,7 +151,7 @@ def test_compare_companies_rows_and_warnings(con):
 def test_filings_and_insider_transactions(con):
     tenk = tools.list_filings(con, "AAPL", form="10-K", since="2024-01-01")
     assert [f.accession for f in tenk.filings] == ["0000320193-25-000079", "0000320193-24-000123"]
-    assert tenk.filings[0].acceptance_time == datetime(2025, 10, 31, 10, 1, 26)
+    assert tenk.filings[0].acceptance_time == datetime(2025, 10, 31, 10, 1, 26, tzinfo=UTC)
     sales = tools.get_insider_transactions(con, "AAPL", codes=["s"])
     assert len(sales.transactions) == 7 and sum(t.shares for t in sales.transactions) == Decimal("25000")
     assert sales.transactions[0].owner_names == ["Adams Katherine L."]

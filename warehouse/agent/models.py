@@ -2,11 +2,33 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, PlainSerializer
+from pydantic import AfterValidator, BaseModel, Field, PlainSerializer
+
+from warehouse.dictionary import Dictionary
+from warehouse.migrate import DICTIONARY, schema_dir
+
+#: The column dictionary: receipt fields that are warehouse columns take their description from it.
+_COLUMNS = Dictionary.load(schema_dir() / DICTIONARY)
+
+
+def said(relation: str, column: str) -> str:
+    """The dictionary's one description of ``relation.column`` (a missing entry is a bug: KeyError)."""
+    entry = _COLUMNS.describe(relation, column)
+    if entry is None:
+        raise KeyError(f"columns.toml has no description of {relation}.{column}")
+    return entry.text
+
+def _utc(value: datetime) -> datetime:
+    """The warehouse keeps times as naive UTC; an agent gets them with their zone (…Z / +00:00)."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+#: A point in time in UTC, always written with its zone so no reader takes it for local time.
+UtcTime = Annotated[datetime, AfterValidator(_utc)]
 
 #: An exact decimal, written in JSON as its plain digits (391035000000, 0.2021994), never a float.
 Exact = Annotated[Decimal, PlainSerializer(lambda d: format(d.normalize(), "f"), return_type=str, when_used="json")]
@@ -65,15 +87,15 @@ class Receipt(BaseModel):
     accession: str
     form: str | None
     filed: date | None
-    acceptance_time: datetime | None = Field(description="When EDGAR accepted the filing (UTC), if filings knows it.")
-    known_from: datetime | None = Field(default=None, description="When this version became public (UTC).")
+    acceptance_time: UtcTime | None = Field(description="When EDGAR accepted the filing (UTC), if filings knows it.")
+    known_from: UtcTime | None = Field(default=None, description="When this version became public (UTC).")
     sec_url: str = Field(description="The filing's folder on www.sec.gov Archives.")
-    restated: bool = False
-    versions: int | None = None
-    prior_value: Exact | None = None
-    prior_accession: str | None = None
-    first_value: Exact | None = Field(default=None, description="Value as first reported (differs when restated).")
-    first_accession: str | None = None
+    restated: bool = Field(default=False, description=said("facts_current", "restated"))
+    versions: int | None = Field(default=None, description=said("facts_ranked", "versions"))
+    prior_value: Exact | None = Field(default=None, description=said("facts_ranked", "prior_value"))
+    prior_accession: str | None = Field(default=None, description=said("facts_ranked", "prior_accession"))
+    first_value: Exact | None = Field(default=None, description=said("facts_ranked", "first_value"))
+    first_accession: str | None = Field(default=None, description=said("facts_ranked", "first_accession"))
     computed: bool = Field(description="True when the warehouse computed the number (not a tagged value).")
     derivation: str | None = Field(default=None, description="reported, or derived_q2/q3/q4 (YTD subtraction).")
 
@@ -86,7 +108,7 @@ class FactValue(BaseModel):
 class FactsResult(BaseModel):
     company: Company | None = None
     concept: str
-    as_of: datetime | None = None
+    as_of: UtcTime | None = None
     facts: list[FactValue] = Field(default_factory=list)
     truncated: bool = False
     error: ToolError | None = None
@@ -95,7 +117,9 @@ class FactsResult(BaseModel):
 class FactVersion(BaseModel):
     version: int
     value: Exact | None
-    change_from_previous: Exact | None
+    change_from_previous: Exact | None = Field(description=(
+        "This value minus the value of the version just before it (0: a confirmation, the same value "
+        "re-filed); the receipt's prior_value is the last DIFFERENT value."))
     receipt: Receipt
 
 
@@ -132,7 +156,7 @@ class DerivedMetric(BaseModel):
     fiscal_period: str
     period_start: date | None
     period_end: date | None
-    known_from: datetime | None
+    known_from: UtcTime | None
     computed: bool = True
     lineage: list[LineageEdge] = Field(default_factory=list)
 
@@ -140,7 +164,7 @@ class DerivedMetric(BaseModel):
 class DerivedMetricResult(BaseModel):
     company: Company | None = None
     metric: str
-    as_of: datetime | None = None
+    as_of: UtcTime | None = None
     metrics: list[DerivedMetric] = Field(default_factory=list)
     error: ToolError | None = None
 
@@ -175,7 +199,7 @@ class Filing(BaseModel):
     accession: str
     form: str
     filing_date: date | None
-    acceptance_time: datetime | None
+    acceptance_time: UtcTime | None
     report_date: date | None
     primary_document: str | None
     amends_accession: str | None
@@ -205,7 +229,7 @@ class InsiderTransaction(BaseModel):
     direct_indirect: str | None
     owner_names: list[str]
     filed: date | None
-    acceptance_time: datetime | None
+    acceptance_time: UtcTime | None
     from_amendment: bool | None
     sec_url: str
 

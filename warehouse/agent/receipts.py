@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import duckdb
@@ -117,13 +117,15 @@ def fiscal_period(value: str | None) -> str | None:
 
 
 def as_of_time(value: str | datetime | None) -> datetime | None:
-    if value is None or isinstance(value, datetime):
-        return value
+    """An agent's as_of as the warehouse's naive UTC: a time with a zone is converted, one without is UTC."""
+    if value is None:
+        return None
     try:
-        return datetime.fromisoformat(value.strip().replace("Z", "+00:00")).replace(tzinfo=None)
+        ts = value if isinstance(value, datetime) else datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:
         raise ToolFailure(ToolError(kind="bad_argument", message=f"as_of {value!r} is not an ISO date or time",
                                     suggestion="Use 2024-06-30 or 2024-06-30T21:00:00 (UTC).")) from None
+    return ts if ts.tzinfo is None else ts.astimezone(UTC).replace(tzinfo=None)
 
 
 def years_available(con: duckdb.DuckDBPyConnection, query: str, params: list) -> list[int]:

@@ -80,8 +80,7 @@ def get_facts(con: duckdb.DuckDBPyConnection, company_query: str, concept: str, 
         fp, ts = _fp(fiscal_period), as_of_time(as_of)
         params: dict[str, Any] = {"cik": co.cik, "fy": fiscal_year, "fp": fp, "as_of": ts}
         if kind == "standard":
-            source = "standard_facts" if ts is None else "standard_facts_as_of(CAST($as_of AS TIMESTAMP))"
-            found = rows(con, sql("agent/standard_facts").replace("{source}", source),
+            found = rows(con, sql("agent/standard_facts"),
                          {**params, "concept": name, "limit": MAX_ROWS + 1})
             facts = [FactValue(value=r["value"], receipt=receipt(
                 r, standard_concept=name, matched_tag=f"{r['taxonomy']}:{r['matched_tag']}",
@@ -127,7 +126,7 @@ def get_fact_history(con: duckdb.DuckDBPyConnection, company_query: str, concept
         keys: set[tuple] | None = None
         tags = [name]
         if kind == "standard":
-            current = rows(con, sql("agent/standard_facts").replace("{source}", "standard_facts"),
+            current = rows(con, sql("agent/standard_facts"),
                            {"cik": co.cik, "concept": name, "fy": fiscal_year, "fp": fp, "as_of": None,
                             "limit": MAX_ROWS})
             reported = [r for r in current if r["derivation"] == "reported"]
@@ -147,11 +146,14 @@ def get_fact_history(con: duckdb.DuckDBPyConnection, company_query: str, concept
         if not found:
             raise ToolFailure(_no_data(con, co.cik, kind, name, fiscal_year, fp, None))
         versions = []
+        before: dict[tuple, Any] = {}  # fact key -> the value of the version just before (0 = a confirmation)
         for r in sorted(found, key=lambda r: (r["unit"], str(r["period_start"]), r["period_end"], r["version_number"])):
-            prior = r["prior_value"]
+            key = (r["taxonomy"], r["concept"], r["unit"], r["period_start"], r["period_end"])
+            previous = before.get(key)
+            before[key] = r["value"]
             versions.append(FactVersion(
                 version=r["version_number"], value=r["value"],
-                change_from_previous=None if prior is None or r["value"] is None else r["value"] - prior,
+                change_from_previous=None if previous is None or r["value"] is None else r["value"] - previous,
                 receipt=receipt(r, standard_concept=name if kind == "standard" else None,
                                 matched_tag=f"{r['taxonomy']}:{r['concept']}" if kind == "standard" else None)))
         return FactHistoryResult(company=co, concept=name, fiscal_year=fiscal_year, fiscal_period=fp or "",
@@ -178,11 +180,8 @@ def get_derived_metric(con: duckdb.DuckDBPyConnection, company_query: str, metri
                 suggestion=f"Ask get_facts for {found_name.name}, or pick a derived metric (closest listed)."))
         metric = found_name.name
         fp, ts = _fp(fiscal_period), as_of_time(as_of)
-        source = "derived_metrics_current" if ts is None else "derived_metrics_as_of(CAST($as_of AS TIMESTAMP))"
-        params: dict[str, Any] = {"cik": co.cik, "metric": metric, "fy": fiscal_year, "fp": fp}
-        if ts is not None:
-            params["as_of"] = ts
-        found = rows(con, sql("agent/derived_metric").replace("{source}", source), params)
+        params: dict[str, Any] = {"cik": co.cik, "metric": metric, "fy": fiscal_year, "fp": fp, "as_of": ts}
+        found = rows(con, sql("agent/derived_metric"), params)
         if not found:
             years = years_available(con, "SELECT DISTINCT fiscal_year FROM derived_metrics WHERE cik = ? AND "
                                          "metric = ? AND fiscal_period = ? ORDER BY 1", [co.cik, metric, fp])

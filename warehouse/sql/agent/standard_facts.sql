@@ -1,29 +1,22 @@
--- Agent tools: the standard-concept values of one company ({source} = standard_facts, or
--- standard_facts_as_of(ts)), each with its receipt: the matched tag's version statistics at the same
--- instant (versions, restated, prior value), the filing's acceptance time and the company name.
--- Reads standard_facts[_as_of], fact_versions, standard_concepts, filings, companies.
+-- Agent tools: the standard-concept values of one company public at $as_of (NULL = now), each with
+-- its receipt: the matched tag's version statistics at the same instant (versions, restated, prior =
+-- last different value, from facts_ranked_as_of), the filing's acceptance time and the company name.
+-- Reads standard_facts_as_of, facts_ranked_as_of, standard_concepts, filings, companies.
 -- Params: $cik, $concept (standard concept), $fy, $fp (NULL = any), $as_of (NULL = now), $limit.
 -- Grain: one (standard concept, unit, period) value.
 WITH s AS (
-    SELECT * FROM {source}
+    SELECT * FROM standard_facts_as_of(coalesce(CAST($as_of AS TIMESTAMP), TIMESTAMP '9999-12-31'))
     WHERE cik = $cik AND standard_concept = $concept
       AND ($fy IS NULL OR fiscal_year = $fy) AND ($fp IS NULL OR fiscal_period = $fp)
 ), v AS (
-    SELECT fv.taxonomy, fv.concept, fv.unit, fv.period_start, fv.period_end, fv.accession, fv.revision,
-           count(*) OVER k AS versions,
-           (min(fv.value) OVER k) IS DISTINCT FROM (max(fv.value) OVER k) AS restated,
-           lag(fv.value) OVER ko AS prior_value,
-           lag(fv.accession) OVER ko AS prior_accession,
-           first_value(fv.value) OVER ko AS first_value,
-           first_value(fv.accession) OVER ko AS first_accession
-    FROM fact_versions fv
+    SELECT r.taxonomy, r.concept, r.unit, r.period_start, r.period_end, r.accession, r.revision, r.versions,
+           (min(r.value) OVER k) IS DISTINCT FROM (max(r.value) OVER k) AS restated,
+           r.prior_value, r.prior_accession, r.first_value, r.first_accession
+    FROM facts_ranked_as_of(CAST($as_of AS TIMESTAMP)) r
     SEMI JOIN standard_concepts sc
-        ON sc.standard_concept = $concept AND sc.taxonomy = fv.taxonomy AND sc.concept = fv.concept
-    WHERE fv.cik = $cik
-      AND ($fy IS NULL OR fv.fiscal_year = $fy)
-      AND fv.known_from <= coalesce(CAST($as_of AS TIMESTAMP), TIMESTAMP '9999-12-31')
-    WINDOW k AS (PARTITION BY fv.taxonomy, fv.concept, fv.unit, fv.period_start, fv.period_end),
-           ko AS (k ORDER BY fv.known_from, fv.filed, fv.accession, fv.revision)
+        ON sc.standard_concept = $concept AND sc.taxonomy = r.taxonomy AND sc.concept = r.concept
+    WHERE r.cik = $cik
+    WINDOW k AS (PARTITION BY r.taxonomy, r.concept, r.unit, r.period_start, r.period_end)
 )
 SELECT s.cik, c.name AS company_name, s.standard_concept, s.taxonomy, s.matched_tag, s.tags_tried, s.unit,
        s.period_start, s.period_end, s.duration_class, s.fiscal_year, s.fiscal_period, s.value,
