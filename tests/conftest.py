@@ -61,6 +61,14 @@ def loaded_warehouse(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def loaded_con(loaded_warehouse):
+    """A read-only connection to ``loaded_warehouse`` (all vendored companyfacts), one per test module."""
+    c = connect(loaded_warehouse, read_only=True)
+    yield c
+    c.close()
+
+
 @pytest.fixture(scope="session")
 def prefect_harness():
     """Prefect's test harness (a temporary ephemeral API + database) for flow tests; not autouse."""

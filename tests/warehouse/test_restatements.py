@@ -7,27 +7,20 @@ from decimal import Decimal
 
 import pytest
 
-from warehouse.db import connect, fetch_all, fetch_value
+from warehouse.db import fetch_all, fetch_value
 
 AAPL, NVDA, APH = 320193, 1045810, 820313
 
 
-@pytest.fixture(scope="module")
-def con(loaded_warehouse):
-    c = connect(loaded_warehouse, read_only=True)
-    yield c
-    c.close()
-
-
-def test_prior_value_is_never_the_current_value(con):
-    assert fetch_value(con, "SELECT count(*) FROM facts_current WHERE prior_value = value") == 0
+def test_prior_value_is_never_the_current_value(loaded_con):
+    assert fetch_value(loaded_con, "SELECT count(*) FROM facts_current WHERE prior_value = value") == 0
     # every restated key still has a prior: the last value that differed
-    assert fetch_value(con, "SELECT count(*) FROM facts_current WHERE restated AND value <> first_value"
+    assert fetch_value(loaded_con, "SELECT count(*) FROM facts_current WHERE restated AND value <> first_value"
                             " AND prior_value IS NULL") == 0
 
 
-def test_nvidia_fy2024_basic_eps_prior_is_the_pre_split_value(con):
-    row = fetch_all(con, """
+def test_nvidia_fy2024_basic_eps_prior_is_the_pre_split_value(loaded_con):
+    row = fetch_all(loaded_con, """
         SELECT value, prior_value, prior_accession, first_value, confirmations, value_first_accession
         FROM facts_current WHERE cik = ? AND concept = 'EarningsPerShareBasic' AND unit = 'USD/shares'
           AND period_start = DATE '2023-01-30' AND period_end = DATE '2024-01-28'""", [NVDA])
@@ -41,8 +34,8 @@ def test_nvidia_fy2024_basic_eps_prior_is_the_pre_split_value(con):
     (NVDA, "WeightedAverageNumberOfSharesOutstandingBasic", "shares", "2024-01-28", "2469000000", "24690000000",
      "10", True),
 ])
-def test_split_restatements_are_split_with_evidence(con, cik, concept, unit, period_end, old, new, ratio, declared):
-    rows = fetch_all(con, "SELECT change_kind, evidence FROM fact_restatements WHERE cik = ? AND concept = ?"
+def test_split_restatements_are_split_with_evidence(loaded_con, cik, concept, unit, period_end, old, new, ratio, declared):
+    rows = fetch_all(loaded_con, "SELECT change_kind, evidence FROM fact_restatements WHERE cik = ? AND concept = ?"
                           " AND unit = ? AND period_end = ? AND old_value = ? AND new_value = ?",
                      [cik, concept, unit, period_end, Decimal(old), Decimal(new)])
     assert len(rows) == 1 and rows[0][0] == "split", rows
@@ -52,39 +45,39 @@ def test_split_restatements_are_split_with_evidence(con, cik, concept, unit, per
 
 
 @pytest.mark.parametrize("cik, ratio, year", [(NVDA, 4, 2021), (NVDA, 10, 2024), (AAPL, 4, 2020)])
-def test_each_known_split_is_recognised(con, cik, ratio, year):
-    n = fetch_value(con, "SELECT count(*) FROM fact_restatements WHERE cik = ? AND change_kind = 'split'"
+def test_each_known_split_is_recognised(loaded_con, cik, ratio, year):
+    n = fetch_value(loaded_con, "SELECT count(*) FROM fact_restatements WHERE cik = ? AND change_kind = 'split'"
                          " AND year(new_filed) IN (?, ? + 1) AND evidence LIKE ?",
                     [cik, year, year, f"split {ratio}%"])
     assert n >= 5
 
 
-def test_small_differences_of_the_filers_rounding_are_rounding(con):
-    rows = fetch_all(con, "SELECT change_kind, evidence FROM fact_restatements WHERE old_value = 16982000"
+def test_small_differences_of_the_filers_rounding_are_rounding(loaded_con):
+    rows = fetch_all(loaded_con, "SELECT change_kind, evidence FROM fact_restatements WHERE old_value = 16982000"
                           " AND new_value = 17000000")
     assert rows and all(k == "rounding" for k, _ in rows), rows
     assert "agree to 10^6" in rows[0][1]
     # and no change of 1 % or more is ever called rounding
-    assert fetch_value(con, "SELECT count(*) FROM fact_restatements WHERE change_kind = 'rounding'"
+    assert fetch_value(loaded_con, "SELECT count(*) FROM fact_restatements WHERE change_kind = 'rounding'"
                             " AND abs(change) >= 0.05 * abs(old_value)") == 0
 
 
-def test_reclassification_names_the_unchanged_totals(con):
-    rows = fetch_all(con, "SELECT evidence FROM fact_restatements WHERE change_kind = 'reclassification'")
+def test_reclassification_names_the_unchanged_totals(loaded_con):
+    rows = fetch_all(loaded_con, "SELECT evidence FROM fact_restatements WHERE change_kind = 'reclassification'")
     assert len(rows) > 100
     assert all("while its total(s) stayed" in e for (e,) in rows)
 
 
-def test_confirmations_are_not_restatements(con):
+def test_confirmations_are_not_restatements(loaded_con):
     # every fact_restatements row changes the value
-    assert fetch_value(con, "SELECT count(*) FROM fact_restatements WHERE old_value = new_value") == 0
-    assert fetch_value(con, "SELECT sum(confirmations) FROM facts_current") > 10000
+    assert fetch_value(loaded_con, "SELECT count(*) FROM fact_restatements WHERE old_value = new_value") == 0
+    assert fetch_value(loaded_con, "SELECT sum(confirmations) FROM facts_current") > 10000
 
 
-def test_only_real_splits_are_splits(con):
+def test_only_real_splits_are_splits(loaded_con):
     # Apple 7:1 (2014) and 4:1 (2020), Amphenol 2:1 (2014, 2021, 2024), NVIDIA 4:1 (2021) and 10:1
     # (2024), Alphabet 20:1 (2022); shares reported in thousands (x1000) stay scale_change.
     events = {(cik, ev.split(":")[0].removeprefix("split ")) for cik, ev in fetch_all(
-        con, "SELECT DISTINCT cik, split_part(evidence, ' ', 1) || ' ' || split_part(evidence, ' ', 2)"
+        loaded_con, "SELECT DISTINCT cik, split_part(evidence, ' ', 1) || ' ' || split_part(evidence, ' ', 2)"
              " FROM fact_restatements WHERE change_kind = 'split'")}
     assert events == {(AAPL, "7"), (AAPL, "4"), (APH, "2"), (NVDA, "4"), (NVDA, "10"), (1652044, "20")}
