@@ -43,13 +43,14 @@ def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int]
     for step in folder_steps("checks"):
         name = step.name.split("/", 1)[1]
         try:
-            n = fetch_value(
-                con,
+            con.execute(
                 "INSERT INTO check_results (load_id, check_name, offending_rows, sample, checked_at) "
                 "SELECT ?, ?, count(*), CAST(to_json(list(t ORDER BY t.severity DESC)[1:5]) AS JSON), "
                 "CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP) "
-                f"FROM ({step.text}) t RETURNING offending_rows",
+                f"FROM ({step.text}) t",
                 [load_id, name])
+            n = fetch_value(con, "SELECT offending_rows FROM check_results WHERE load_id = ? AND check_name = ?",
+                            [load_id, name])
         except duckdb.Error as exc:
             raise MetricsError(f"check {name} failed: {exc}") from exc
         results[name] = int(n or 0)

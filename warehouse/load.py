@@ -123,15 +123,18 @@ def _storable_cik(cik: Any) -> int | None:
 def _record_document(con, doc: Document, *, kind: str, load_id: str, status: str,
                      reason: str | None, raw_path: str | None, cik: int | None,
                      accession: str | None) -> int:
-    return fetch_value(
-        con,
-        "INSERT INTO source_documents (kind, uri, origin, sha256, bytes, fetched_at, http_status, etag,"
-        " last_modified, cik, accession, status, reject_reason, raw_path, load_id, expected_cik, given_accession)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING source_document_id",
-        [kind, doc.uri, doc.origin, doc.sha256, doc.size, doc.fetched_at, doc.http_status, doc.etag,
+    # The id is assigned here (the one writer, inside the batch's transaction), not by the column's
+    # sequence default: the same statements then run on DuckLake, which has no sequences.
+    doc_id = int(fetch_value(con, "SELECT coalesce(max(source_document_id), 0) + 1 FROM source_documents"))
+    con.execute(
+        "INSERT INTO source_documents (source_document_id, kind, uri, origin, sha256, bytes, fetched_at,"
+        " http_status, etag, last_modified, cik, accession, status, reject_reason, raw_path, load_id,"
+        " expected_cik, given_accession) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [doc_id, kind, doc.uri, doc.origin, doc.sha256, doc.size, doc.fetched_at, doc.http_status, doc.etag,
          doc.last_modified, _storable_cik(cik), accession, status, reason, raw_path, load_id,
          _storable_cik(doc.expected_cik), doc.accession],
     )
+    return doc_id
 
 
 def _already_loaded(con, kind: str, sha256: str) -> bool:

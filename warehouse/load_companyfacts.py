@@ -108,8 +108,9 @@ def _load_staged(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: Compa
     finally:
         con.unregister("concepts_arrow")
     con.execute(
-        "INSERT INTO companies (cik, name, source_document_id, load_id) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (cik) DO NOTHING", [cik, record.entity_name, ctx.source_document_id, ctx.load_id])
+        "INSERT INTO companies (cik, name, source_document_id, load_id) SELECT $cik, $name, $doc, $load"
+        " WHERE NOT EXISTS (SELECT 1 FROM companies WHERE cik = $cik)",
+        {"cik": cik, "name": record.entity_name, "doc": ctx.source_document_id, "load": ctx.load_id})
     return {"facts": int(inserted or 0), "fiscal_calendar": len(years), "facts_fiscal_reassigned": reassigned,
             "facts_earliest_payload": relabelled,
             "concepts": int(new_concepts or 0)}

@@ -11,6 +11,7 @@ from pipelines.tickers import CompanyTickers
 from warehouse.db import fetch_value
 from warehouse.load import LoadContext
 from warehouse.sqlfiles import sql
+from warehouse.upsert import upsert_row
 
 
 def _insert_filings(con: duckdb.DuckDBPyConnection, ctx: LoadContext, cik: int, table: pa.Table,
@@ -44,33 +45,20 @@ def load_submissions(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: S
     pages = 0
     if is_latest:
         former = [{"name": f.name, "from_date": f.from_date, "to_date": f.to_date} for f in record.former_names]
-        con.execute(
-            "INSERT INTO companies (cik, name, source_document_id, load_id, tickers, exchanges, fiscal_year_end,"
-            " entity_type, sic, sic_description, category, state_of_incorporation,"
-            " state_of_incorporation_description, ein, lei, owner_org, phone, website, flags,"
-            " insider_transaction_for_owner_exists, insider_transaction_for_issuer_exists, addresses,"
-            " former_names, submissions_observed_at, submissions_source_document_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-            " ?::STRUCT(name VARCHAR, from_date DATE, to_date DATE)[], ?, ?)"
-            " ON CONFLICT (cik) DO UPDATE SET name = excluded.name, source_document_id = excluded.source_document_id,"
-            " load_id = excluded.load_id, tickers = excluded.tickers, exchanges = excluded.exchanges,"
-            " fiscal_year_end = excluded.fiscal_year_end, entity_type = excluded.entity_type, sic = excluded.sic,"
-            " sic_description = excluded.sic_description, category = excluded.category,"
-            " state_of_incorporation = excluded.state_of_incorporation,"
-            " state_of_incorporation_description = excluded.state_of_incorporation_description,"
-            " ein = excluded.ein, lei = excluded.lei, owner_org = excluded.owner_org, phone = excluded.phone,"
-            " website = excluded.website, flags = excluded.flags,"
-            " insider_transaction_for_owner_exists = excluded.insider_transaction_for_owner_exists,"
-            " insider_transaction_for_issuer_exists = excluded.insider_transaction_for_issuer_exists,"
-            " addresses = excluded.addresses, former_names = excluded.former_names,"
-            " submissions_observed_at = excluded.submissions_observed_at,"
-            " submissions_source_document_id = excluded.submissions_source_document_id",
-            [cik, record.name, ctx.source_document_id, ctx.load_id, record.tickers, record.exchanges,
-             record.fiscal_year_end, record.entity_type, record.sic, record.sic_description, record.category,
-             record.state_of_incorporation, record.state_of_incorporation_description, record.ein, record.lei,
-             record.owner_org, record.phone, record.website, record.flags,
-             record.insider_transaction_for_owner_exists, record.insider_transaction_for_issuer_exists,
-             record.addresses_json, former, observed_at, ctx.source_document_id])
+        upsert_row(con, "companies", ["cik"], {
+            "cik": cik, "name": record.name, "source_document_id": ctx.source_document_id, "load_id": ctx.load_id,
+            "tickers": record.tickers, "exchanges": record.exchanges, "fiscal_year_end": record.fiscal_year_end,
+            "entity_type": record.entity_type, "sic": record.sic, "sic_description": record.sic_description,
+            "category": record.category, "state_of_incorporation": record.state_of_incorporation,
+            "state_of_incorporation_description": record.state_of_incorporation_description,
+            "ein": record.ein, "lei": record.lei, "owner_org": record.owner_org, "phone": record.phone,
+            "website": record.website, "flags": record.flags,
+            "insider_transaction_for_owner_exists": record.insider_transaction_for_owner_exists,
+            "insider_transaction_for_issuer_exists": record.insider_transaction_for_issuer_exists,
+            "addresses": record.addresses_json, "former_names": former, "submissions_observed_at": observed_at,
+            "submissions_source_document_id": ctx.source_document_id,
+        }, casts={"tickers": "VARCHAR[]", "exchanges": "VARCHAR[]", "addresses": "JSON",
+                  "former_names": "STRUCT(name VARCHAR, from_date DATE, to_date DATE)[]"})
         companies = 1
         pages = _declare_pages(con, ctx, record)
     linked = _link_amendments(con, cik)
@@ -82,14 +70,13 @@ def _declare_pages(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: Sub
     con.execute("UPDATE submission_pages SET declared = false, load_id = ? WHERE cik = ? AND declared",
                 [ctx.load_id, record.cik])
     for p in record.pages:
-        con.execute(
-            "INSERT INTO submission_pages (cik, page_name, declared, filing_count, filing_from, filing_to,"
-            " declared_by_source_document_id, loaded, loaded_rows, page_source_document_id, load_id)"
-            " VALUES (?, ?, true, ?, ?, ?, ?, false, NULL, NULL, ?)"
-            " ON CONFLICT (cik, page_name) DO UPDATE SET declared = true, filing_count = excluded.filing_count,"
-            " filing_from = excluded.filing_from, filing_to = excluded.filing_to,"
-            " declared_by_source_document_id = excluded.declared_by_source_document_id, load_id = excluded.load_id",
-            [record.cik, p.name, p.filing_count, p.filing_from, p.filing_to, ctx.source_document_id, ctx.load_id])
+        upsert_row(con, "submission_pages", ["cik", "page_name"], {
+            "cik": record.cik, "page_name": p.name, "declared": True, "filing_count": p.filing_count,
+            "filing_from": p.filing_from, "filing_to": p.filing_to,
+            "declared_by_source_document_id": ctx.source_document_id, "load_id": ctx.load_id,
+            "loaded": False, "loaded_rows": None, "page_source_document_id": None,
+        }, update=["declared", "filing_count", "filing_from", "filing_to", "declared_by_source_document_id",
+                   "load_id"])
     return len(record.pages)
 
 

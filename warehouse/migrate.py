@@ -16,6 +16,23 @@ the write-ahead log: DuckDB 1.5.x cannot replay a WAL that holds ``COMMENT ON CO
 a ``DEFAULT nextval(...)`` column (source_documents), so a process killed after such a commit would
 leave a file that never opens again. ``checkpoint_threshold = 0`` makes DuckDB checkpoint at commit
 instead of logging (no WAL is written at all), and a CHECKPOINT follows for good measure.
+
+Constraints, for a backend that refuses them (DuckLake: only NOT NULL; no PRIMARY KEY, UNIQUE,
+CHECK, sequences, indexes or non-literal defaults). They are stated in these places only, so
+constraint-free DDL can be generated from the same files:
+
+- ``PRIMARY KEY`` (column-level ``col TYPE PRIMARY KEY`` or a table-level ``PRIMARY KEY (...)`` line)
+  in the ``CREATE TABLE`` statements of ``migrations/*.sql`` and of ``schema_migrations`` /
+  ``schema_definitions`` below;
+- one sequence: ``CREATE SEQUENCE source_document_id_seq`` and the column default
+  ``DEFAULT nextval('source_document_id_seq')`` of ``source_documents`` (0001). The ingest path no
+  longer relies on it: it assigns ``source_document_id`` itself (max + 1, the one writer);
+- literal defaults (``DEFAULT 0``) in 0001, 0004, 0007, and ``DEFAULT current_timestamp`` of the two
+  bookkeeping tables below (their inserts here pass ``applied_at`` explicitly, so the default can go).
+
+No load statement relies on a constraint: inserts are anti-joins (``INSERT ... SELECT ... WHERE NOT
+EXISTS``), keyed rows are written by ``warehouse.upsert.upsert_row`` (UPDATE, then anti-join INSERT),
+never ``ON CONFLICT``.
 """
 
 from __future__ import annotations
@@ -130,7 +147,8 @@ def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None)
         try:
             con.execute(mig.sql)
             con.execute(
-                "INSERT INTO schema_migrations (version, name, sha256) VALUES (?, ?, ?)",
+                "INSERT INTO schema_migrations (version, name, sha256, applied_at)"
+                " VALUES (?, ?, ?, CAST(current_timestamp AS TIMESTAMP))",
                 [mig.version, mig.name, mig.sha256],
             )
         except duckdb.Error as exc:
@@ -172,7 +190,8 @@ def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, 
         for stmt in dictionary.comment_statements(live_schema(con)):
             _execute(con, stmt, DICTIONARY)
         con.execute("DELETE FROM schema_definitions")
-        con.executemany("INSERT INTO schema_definitions (name, kind, sha256) VALUES (?, ?, ?)",
+        con.executemany("INSERT INTO schema_definitions (name, kind, sha256, applied_at)"
+                        " VALUES (?, ?, ?, CAST(current_timestamp AS TIMESTAMP))",
                         [[n, k, s] for n, (k, s) in wanted.items()])
     except BaseException:
         con.execute("ROLLBACK")
