@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -76,3 +79,56 @@ def prefect_harness():
 
     with prefect_test_harness(server_startup_timeout=90):
         yield
+
+
+# --- storage backends: the DuckDB file and DuckLake (catalog in a PostgreSQL on loopback) -------------
+
+@dataclass
+class Lakes:
+    """A PostgreSQL on 127.0.0.1 (scripts/pg_loopback.py) that hands out fresh DuckLake catalogs."""
+
+    folder: Path
+    port: int
+    data_root: Path
+    made: int = 0
+
+    def new(self, name: str = "lake") -> dict[str, str]:
+        """Environment of a new, empty lake (its own database and data folder)."""
+        from scripts import pg_loopback
+
+        self.made += 1
+        dbname = f"{name}_{self.made}"
+        return {"EDGAR_WAREHOUSE_BACKEND": "ducklake",
+                "EDGAR_WAREHOUSE_LAKE_CATALOG": pg_loopback.createdb(self.folder, self.port, dbname),
+                "EDGAR_WAREHOUSE_LAKE_DATA": str(self.data_root / dbname)}
+
+
+@pytest.fixture(scope="session")
+def postgres_loopback(tmp_path_factory) -> Iterator[Lakes]:
+    """A PostgreSQL server started for the session on a free loopback port, stopped at the end.
+    Skips (saying why) only where PostgreSQL is not installed (.ci/install-services.sh installs it)."""
+    from scripts import pg_loopback
+
+    try:
+        pg_loopback.bin_dir()
+    except pg_loopback.PostgresUnavailable as exc:
+        pytest.skip(f"the DuckLake backend tests need PostgreSQL: {exc}")
+    folder = Path(tempfile.mkdtemp(prefix="edgar-pg-"))  # short: the Unix socket path must fit 107 bytes
+    port = pg_loopback.free_port()
+    pg_loopback.start(folder, port)
+    try:
+        yield Lakes(folder, port, tmp_path_factory.mktemp("lake-data"))
+    finally:
+        pg_loopback.stop(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def backend_of(request):
+    """``backend_of(name) -> env``: the environment selecting backend ``name`` (a new empty lake for
+    ducklake; PostgreSQL is started only when a DuckLake test asks)."""
+    def make(name: str) -> dict[str, str]:
+        if name == "duckdb":
+            return {"EDGAR_WAREHOUSE_BACKEND": "duckdb"}
+        return request.getfixturevalue("postgres_loopback").new()
+    return make

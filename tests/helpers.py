@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from pipelines.companyfacts import parse_companyfacts
 from pipelines.documents import Document, read_local_document
@@ -53,3 +55,16 @@ def load_files(con: duckdb.DuckDBPyConnection, paths: Iterable[str | Path], raw_
             doc = dataclasses.replace(doc, expected_cik=expected_cik)
         items.append(parse_document(doc))
     return load_batch(con, items, raw_dir=raw_dir, load_id=load_id, command=command)
+
+
+# Storage backends every contract test runs on (tests/conftest.py: ``backend_of(name)`` gives the env).
+BACKENDS = ("duckdb", "ducklake")
+
+
+@contextmanager
+def backend_env(env: dict[str, str]) -> Iterator[None]:
+    """Set the backend's environment variables for the block (connections opened inside keep the lake)."""
+    with pytest.MonkeyPatch.context() as mp:
+        for k, v in env.items():
+            mp.setenv(k, v)
+        yield

@@ -1,5 +1,9 @@
 """How every command opens the warehouse: ``writer()`` (locked, private build, published by rename)
-and ``reader()`` (the published file, read-only, sandboxed); where the file and its raw store live."""
+and ``reader()`` (the published file, read-only, sandboxed); where the file and its raw store live.
+
+With ``EDGAR_WAREHOUSE_BACKEND=ducklake`` (warehouse/lake.py) the same functions open the DuckLake
+instead of the file: no writer lock and no build copy (writers commit concurrently with snapshot
+isolation), readers pinned to the latest snapshot; the ``db_path`` arguments are then ignored."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from pathlib import Path
 import duckdb
 
 from warehouse.errors import DamagedWarehouse, WarehouseError
+from warehouse.lake import connect_lake, lake_config
 from warehouse.publish import (
     INTERACTIVE_WAIT,
     Holder,
@@ -62,7 +67,11 @@ def connect(db_path: str | Path, *, read_only: bool = False, migrate: bool = Tru
 
     Writers get pending migrations applied; readers get a read-only handle that is also sandboxed
     (no file or network access, no spill folder: COPY TO, read_csv, ATTACH are refused, and the
-    settings are locked) unless ``external_access`` is asked for, as `export` does."""
+    settings are locked) unless ``external_access`` is asked for, as `export` does.
+    On DuckLake the lake is opened instead (``db_path`` ignored; readers pinned to its latest snapshot)."""
+    cfg = lake_config()
+    if cfg is not None:
+        return connect_lake(cfg, read_only=read_only, migrate=migrate, external_access=external_access)
     p = Path(db_path)
     if read_only and not p.exists():
         raise WarehouseError(f"{p}: no warehouse here (run `edgar-warehouse --db {p} init` first)")
@@ -125,8 +134,14 @@ def publishing(db_path: str | Path, *, command: str, wait: float | None = None,
     connection must be closed by the end. What the block committed is published even when it
     ends with an error (the failing transaction has rolled back; ``load_runs`` says how the run
     ended); a killed process publishes nothing and its build is discarded by the next writer.
-    ``wait`` defaults to ``$EDGAR_WAREHOUSE_LOCK_WAIT``, else 30 s."""
+    ``wait`` defaults to ``$EDGAR_WAREHOUSE_LOCK_WAIT``, else 30 s.
+
+    On DuckLake there is nothing to lock or publish: the block gets the published path back and its
+    connections open the lake, whose commits are the publication (snapshots)."""
     db = published_path_for(db_path)
+    if lake_config() is not None:
+        yield db
+        return
     wait = lock_wait(INTERACTIVE_WAIT) if wait is None else wait
     with writer_lock(db, command=command, wait=wait, on_wait=on_wait):
         build = prepare_build(db)
@@ -152,7 +167,8 @@ def writer(db_path: str | Path, *, command: str, wait: float | None = None, migr
         con = connect(build, migrate=migrate)
         try:
             yield con
-            con.execute("CHECKPOINT")
+            if lake_config() is None:  # DuckLake's CHECKPOINT is maintenance (compaction), not this
+                con.execute("CHECKPOINT")
         finally:
             con.close()
 

@@ -141,20 +141,23 @@ class Dictionary:
             out.append(f"[macros] {name}: described, but the database has no such macro")
         return out
 
-    def comment_statements(self, live: LiveSchema) -> list[str]:
-        """COMMENT ON statements for every described table, view, column and macro of ``live``."""
+    def comment_statements(self, live: LiveSchema, *, view_columns_and_macros: bool = True) -> list[str]:
+        """COMMENT ON statements for every described table, view, column and macro of ``live``
+        (without the columns of views and the macros when not ``view_columns_and_macros``: DuckLake)."""
         stmts = []
         for name, (kind, columns) in live.relations.items():
             rel = self.relations.get(name)
             if rel is None:
                 continue
             stmts.append(f"COMMENT ON {kind.upper()} {name} IS {_quote(rel.description)}")
+            if kind == "view" and not view_columns_and_macros:
+                continue
             for col in columns:
                 entry = self.describe(name, col)
                 if entry is not None:
                     stmts.append(f"COMMENT ON COLUMN {name}.{col} IS {_quote(entry.text)}")
         for name, kind in live.macros.items():
-            if name in self.macros:
+            if name in self.macros and view_columns_and_macros:
                 what = "MACRO TABLE" if kind == "table_macro" else "MACRO"
                 stmts.append(f"COMMENT ON {what} {name} IS {_quote(self.macros[name])}")
         return stmts

@@ -41,7 +41,7 @@ import hashlib
 import os
 import re
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,8 +123,10 @@ def _straight_to_file(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
         con.execute(f"SET checkpoint_threshold = '{before}'")
 
 
-def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None) -> list[Migration]:
-    """Apply pending table migrations; refuse to run when an applied file has changed since."""
+def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None, *,
+                     transform: Callable[[str], str] | None = None) -> list[Migration]:
+    """Apply pending table migrations; refuse to run when an applied file has changed since.
+    ``transform`` rewrites each file's SQL for another backend (warehouse.lake.lake_ddl)."""
     folder = folder or schema_dir() / "migrations"
     con.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
@@ -145,7 +147,7 @@ def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None)
             continue
         con.execute("BEGIN TRANSACTION")
         try:
-            con.execute(mig.sql)
+            con.execute(transform(mig.sql) if transform else mig.sql)
             con.execute(
                 "INSERT INTO schema_migrations (version, name, sha256, applied_at)"
                 " VALUES (?, ?, ?, CAST(current_timestamp AS TIMESTAMP))",
@@ -166,9 +168,11 @@ def _recorded(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
     return {n: (k, s) for n, k, s in fetch_all(con, "SELECT name, kind, sha256 FROM schema_definitions")}
 
 
-def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, *, force: bool = False) -> bool:
+def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, *, force: bool = False,
+                      lake: bool = False) -> bool:
     """Re-apply every definition and every COMMENT ON in one transaction when any of them changed
-    (or ``force``); drop what a removed definition had created. True when something was applied."""
+    (or ``force``); drop what a removed definition had created. True when something was applied.
+    ``lake``: DuckLake, which cannot comment on a view's columns or a macro (those are skipped)."""
     root = root or schema_dir()
     defs = discover_definitions(root / "definitions")
     dictionary_path = root / DICTIONARY
@@ -187,7 +191,7 @@ def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, 
                     con.execute(gone)
         for d in defs:
             _execute(con, d.sql, d.path.name)
-        for stmt in dictionary.comment_statements(live_schema(con)):
+        for stmt in dictionary.comment_statements(live_schema(con), view_columns_and_macros=not lake):
             _execute(con, stmt, DICTIONARY)
         con.execute("DELETE FROM schema_definitions")
         con.executemany("INSERT INTO schema_definitions (name, kind, sha256, applied_at)"

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import BACKENDS, backend_env
 from warehouse.db import connect, fetch_all, fetch_value
 from warehouse.dictionary import Dictionary, LiveSchema, live_schema
 from warehouse.migrate import schema_dir
 
 
-@pytest.fixture(scope="module")
-def con(tmp_path_factory):
-    c = connect(tmp_path_factory.mktemp("dictionary") / "w.duckdb")
+@pytest.fixture(scope="module", params=BACKENDS)
+def con(request, tmp_path_factory, backend_of):
+    """The DuckDB file and a DuckLake, each fresh (see test_data_dictionary for what DuckLake lacks)."""
+    with backend_env(backend_of(request.param)):
+        c = connect(tmp_path_factory.mktemp("dictionary") / "w.duckdb")
     yield c
     c.close()
+
+
+def on_lake(con) -> bool:
+    return fetch_value(con, "SELECT current_database()") == "lake"
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +42,9 @@ def test_every_comment_in_the_database_is_the_dictionary_s(con, dictionary):
                           " WHERE database_name = current_database() AND schema_name = 'main'")
     assert len(rows) >= 600
     for table, column, comment in rows:
+        if on_lake(con) and live.relations[table][0] == "view":
+            assert comment is None, f"{table}.{column}: DuckLake comments on view columns now: say it in lake.py"
+            continue
         assert comment == dictionary.describe(table, column).text, f"{table}.{column}"
     for name, (kind, _) in live.relations.items():
         view = "view" if kind == "view" else "table"
@@ -43,10 +53,15 @@ def test_every_comment_in_the_database_is_the_dictionary_s(con, dictionary):
     macros = dict(fetch_all(con, "SELECT DISTINCT function_name, comment FROM duckdb_functions()"
                                  " WHERE function_type IN ('macro', 'table_macro') AND schema_name = 'main'"
                                  " AND NOT internal"))
-    assert macros == dictionary.macros
+    if on_lake(con):  # DuckLake cannot comment on a macro: every macro is there, uncommented
+        assert macros == dict.fromkeys(dictionary.macros)
+    else:
+        assert macros == dictionary.macros
 
 
 def test_drift_named_in_issue_12_is_gone(con):
+    if on_lake(con):
+        pytest.skip("reads view-column comments, which DuckLake 1.5.5 cannot hold")
     """facts_ranked.known_from_basis listed 2 of the 3 values its view yields; fact_versions.fiscal_basis
     had lost `transition`. One description each now, shared with the relation it passes through."""
     def comment(table, column):

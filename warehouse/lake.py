@@ -1,0 +1,300 @@
+"""The DuckLake backend: the same tables, views and macros, with the catalog in PostgreSQL and the data as Parquet.
+
+Selected by configuration (``--backend ducklake`` on the CLI sets the same variables)::
+
+    EDGAR_WAREHOUSE_BACKEND=ducklake
+    EDGAR_WAREHOUSE_LAKE_CATALOG='postgres:dbname=lake host=127.0.0.1 port=5432 user=edgar'
+    EDGAR_WAREHOUSE_LAKE_DATA=/srv/edgar/lake          # Parquet files (a folder, or s3://...)
+
+Every connection is an in-memory DuckDB that loads the ``ducklake`` and ``postgres_scanner``
+extensions from the pinned PyPI wheels (``scale`` extra; no download), ATTACHes the lake as
+``lake`` and makes it the default catalog, so every SQL file of the warehouse runs unchanged.
+
+* **Schema**: the same migrations (``schema/migrations``), made acceptable to DuckLake by
+  ``lake_ddl`` (DuckLake has no sequences, PRIMARY KEY/UNIQUE or indexes: they are stripped, the
+  columns, types, NOT NULLs and defaults stay), then the same definitions and dictionary. DuckLake
+  1.5.5 cannot comment on a view's columns or on a macro: those comments are skipped (the
+  dictionary still holds them; ``tests/warehouse/test_lake_backend.py`` notices when it can).
+* **Writers** do not take the file's writer lock: several processes load at once with snapshot
+  isolation. DuckLake commits optimistically; a commit that conflicts with one made meanwhile
+  (two transactions updating the same table) raises, is rolled back, and is retried
+  (``retry_on_conflict``, ``is_conflict``).
+* **Readers** are read-only, pinned to the snapshot that was latest when they opened (every
+  query of one reader sees the same state: before a concurrent commit, or after it, never half)
+  and sandboxed like the DuckDB file's readers (no file or network access from SQL once attached).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+import duckdb
+
+from warehouse.errors import WarehouseError
+
+BACKEND_ENV = "EDGAR_WAREHOUSE_BACKEND"
+CATALOG_ENV = "EDGAR_WAREHOUSE_LAKE_CATALOG"
+DATA_ENV = "EDGAR_WAREHOUSE_LAKE_DATA"
+BACKENDS = ("duckdb", "ducklake")
+ALIAS = "lake"
+CONFLICT_RETRIES = 25
+
+T = TypeVar("T")
+
+
+class LakeError(WarehouseError):
+    """The DuckLake backend is misconfigured or its catalog cannot be reached."""
+
+
+@dataclass(frozen=True)
+class LakeConfig:
+    """Where the lake is: its catalog (a DuckLake metadata connection string) and its data path."""
+
+    catalog: str
+    data_path: str
+
+    def describe(self) -> str:
+        return f"ducklake:{self.catalog} (data {self.data_path})"
+
+    @property
+    def raw_dir(self) -> Path:
+        """Raw payloads: beside the data folder, never inside it (DuckLake's cleanup of orphaned
+        files would delete what it did not write)."""
+        data = Path(self.data_path.rstrip("/"))
+        return data.with_name(data.name + ".raw")
+
+
+def backend() -> str:
+    """``$EDGAR_WAREHOUSE_BACKEND``: duckdb (default) or ducklake."""
+    value = (os.environ.get(BACKEND_ENV) or "duckdb").strip().lower()
+    if value not in BACKENDS:
+        raise LakeError(f"{BACKEND_ENV}={value!r}: expected one of {', '.join(BACKENDS)}")
+    return value
+
+
+def lake_config() -> LakeConfig | None:
+    """The configured lake, or None when the backend is the DuckDB file."""
+    if backend() != "ducklake":
+        return None
+    catalog, data = os.environ.get(CATALOG_ENV, "").strip(), os.environ.get(DATA_ENV, "").strip()
+    if not catalog or not data:
+        raise LakeError(f"{BACKEND_ENV}=ducklake needs {CATALOG_ENV} (e.g. 'postgres:dbname=lake "
+                        f"host=127.0.0.1 user=edgar') and {DATA_ENV} (the Parquet folder)")
+    if catalog.startswith("ducklake:"):
+        catalog = catalog[len("ducklake:"):]
+    return LakeConfig(catalog, data)
+
+
+# ----------------------------------------------------------------------------------- extensions
+
+
+def extension_files() -> tuple[Path, Path]:
+    """(ducklake, postgres_scanner) extension files of the installed wheels, for this DuckDB version.
+
+    The postgres wheel ships ``postgres.duckdb_extension`` while DuckDB only loads it under its
+    real name, so it is linked (or copied) once as ``postgres_scanner.duckdb_extension`` into a
+    per-user folder."""
+    version = f"v{duckdb.__version__}"
+    found = []
+    for package, name in (("duckdb_extension_ducklake", "ducklake"), ("duckdb_extension_postgres", "postgres")):
+        try:
+            module = __import__(package)
+        except ImportError as exc:
+            raise LakeError(f"the DuckLake backend needs the `scale` extra (pip install 'edgar-warehouse[scale]'):"
+                            f" {package} is not installed") from exc
+        path = Path(module.__file__).parent / "extensions" / version / f"{name}.duckdb_extension"
+        if not path.exists():
+            raise LakeError(f"{path}: missing; {package} must be the build for DuckDB {duckdb.__version__}")
+        found.append(path)
+    ducklake, postgres = found
+    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "edgar-warehouse" / "duckdb" / version
+    scanner = folder / "postgres_scanner.duckdb_extension"
+    if not scanner.exists() or scanner.stat().st_size != postgres.stat().st_size:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".postgres_scanner.{os.getpid()}.tmp"
+        tmp.write_bytes(postgres.read_bytes())
+        os.replace(tmp, scanner)
+    return ducklake, scanner
+
+
+def load_extensions(con: duckdb.DuckDBPyConnection) -> None:
+    for path in extension_files():
+        con.execute(f"LOAD '{_literal(str(path))}'")
+
+
+def _literal(text: str) -> str:
+    return text.replace("'", "''")
+
+
+# ------------------------------------------------------------------------------------ connecting
+
+
+def attach(con: duckdb.DuckDBPyConnection, cfg: LakeConfig, *, read_only: bool = False,
+           snapshot: int | None = None) -> None:
+    """ATTACH the lake as ``lake`` and make it the default catalog."""
+    options = [f"DATA_PATH '{_literal(cfg.data_path)}'"]
+    if snapshot is not None:
+        options.append(f"SNAPSHOT_VERSION {int(snapshot)}")
+    if read_only:
+        options.append("READ_ONLY")
+    try:
+        con.execute(f"ATTACH 'ducklake:{_literal(cfg.catalog)}' AS {ALIAS} ({', '.join(options)})")
+    except duckdb.Error as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise LakeError(f"{cfg.describe()}: cannot attach the lake ({first[:200]})") from exc
+    con.execute(f"USE {ALIAS}")
+
+
+def latest_snapshot(con: duckdb.DuckDBPyConnection) -> int:
+    """The id of the lake's latest committed snapshot."""
+    return con.execute(f"SELECT max(snapshot_id) FROM {ALIAS}.snapshots()").fetchone()[0]
+
+
+def connect_lake(cfg: LakeConfig, *, read_only: bool = False, migrate: bool = True,
+                 external_access: bool = False, snapshot: int | None = None) -> duckdb.DuckDBPyConnection:
+    """A connection whose default catalog is the lake (see the module docstring).
+
+    A writer gets pending migrations applied (retried on a conflict with another writer doing the
+    same); a reader is read-only, pinned to ``snapshot`` (default: the latest) and sandboxed unless
+    ``external_access``."""
+    from warehouse.db import sandbox
+
+    con = duckdb.connect()
+    try:
+        con.execute("SET TimeZone = 'UTC'")
+        con.execute("SET enable_progress_bar = false")
+        load_extensions(con)
+        if read_only:
+            if snapshot is None:
+                attach(con, cfg, read_only=True)
+                snapshot = latest_snapshot(con)
+                con.execute("USE memory")
+                con.execute(f"DETACH {ALIAS}")
+            attach(con, cfg, read_only=True, snapshot=snapshot)
+            if not external_access:
+                # the lake's own Parquet files stay readable (read-only): nothing else is
+                data = cfg.data_path.rstrip("/") + "/"
+                con.execute(f"SET allowed_directories = ['{_literal(data)}']")
+                sandbox(con)
+        else:
+            attach(con, cfg)
+            if migrate:
+                retry_on_conflict(lambda: upgrade_lake(con))
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+# ---------------------------------------------------------------------------------- conflicts
+
+
+def is_conflict(exc: BaseException) -> bool:
+    """A DuckLake commit refused because another transaction committed a conflicting change first."""
+    return isinstance(exc, duckdb.TransactionException) and "conflict" in str(exc).lower()
+
+
+def conflict_pause(attempt: int) -> None:
+    """Randomised, growing pause before retrying a conflicting transaction (0.05 s .. ~2 s)."""
+    time.sleep(random.uniform(0.5, 1.0) * min(2.0, 0.05 * 2 ** min(attempt, 6)))
+
+
+def retry_on_conflict(fn: Callable[[], T], *, attempts: int = CONFLICT_RETRIES) -> T:
+    """``fn()`` (which runs and commits its own transaction), again after a DuckLake commit conflict."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return fn()
+        except duckdb.Error as exc:
+            if not is_conflict(exc) or attempt == attempts:
+                raise
+            conflict_pause(attempt)
+    raise AssertionError("unreachable")
+
+
+# --------------------------------------------------------------------------------------- schema
+
+# What DuckLake refuses in a migration, and what the same statement means without it.
+_STRIP = (
+    (r"\s+DEFAULT\s+nextval\s*\(\s*'[^']*'\s*\)", ""),        # ids come from the ingest path
+    (r"\s+PRIMARY\s+KEY\b(?!\s*\()", ""),                      # column constraint
+    (r"\s+UNIQUE\b(?!\s*\()", ""),
+    (r",\s*(?:CONSTRAINT\s+\w+\s+)?(?:PRIMARY\s+KEY|UNIQUE)\s*\([^)]*\)", ""),  # table constraint
+)
+_DROP = re.compile(r"^\s*(CREATE\s+(SEQUENCE|(UNIQUE\s+)?INDEX)|DROP\s+(SEQUENCE|INDEX))\b", re.IGNORECASE)
+
+
+def split_statements(sql: str) -> list[str]:
+    """The statements of a migration file (split at ``;`` outside strings and comments)."""
+    out, cur, i, n = [], [], 0, len(sql)
+    while i < n:
+        ch = sql[i]
+        if ch == "-" and sql.startswith("--", i):
+            j = sql.find("\n", i)
+            j = n if j < 0 else j
+            cur.append(sql[i:j])
+            i = j
+            continue
+        if ch == "'":
+            j = i + 1
+            while j < n and not (sql[j] == "'" and not sql.startswith("''", j)):
+                j += 2 if sql.startswith("''", j) else 1
+            cur.append(sql[i:j + 1])
+            i = j + 1
+            continue
+        if ch == ";":
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+        i += 1
+    out.append("".join(cur))
+    return [s for s in out if re.sub(r"--[^\n]*", "", s).strip()]
+
+
+def lake_ddl(sql: str) -> str:
+    """A migration as DuckLake accepts it: sequences and indexes dropped, PRIMARY KEY/UNIQUE
+    constraints and sequence defaults stripped; every column, type, NOT NULL and default kept."""
+    kept = []
+    for stmt in split_statements(sql):
+        code = re.sub(r"--[^\n]*", "", stmt)
+        if _DROP.match(code):
+            continue
+        for pattern, repl in _STRIP:
+            code = re.sub(pattern, repl, code, flags=re.IGNORECASE)
+        kept.append(code.strip())
+    return ";\n".join(kept) + (";\n" if kept else "")
+
+
+# The bookkeeping tables warehouse.migrate creates (with a PRIMARY KEY) made first, as DuckLake takes them.
+_BOOKKEEPING = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER NOT NULL, name VARCHAR NOT NULL,"
+    " sha256 VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)",
+    "CREATE TABLE IF NOT EXISTS schema_definitions (name VARCHAR NOT NULL, kind VARCHAR NOT NULL,"
+    " sha256 VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)",
+)
+
+
+def upgrade_lake(con: duckdb.DuckDBPyConnection) -> list:
+    """Pending migrations (through ``lake_ddl``), then definitions and comments if anything changed."""
+    from warehouse.migrate import apply_definitions, apply_migrations, schema_dir
+
+    root = schema_dir()
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for stmt in _BOOKKEEPING:
+            con.execute(stmt)
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    done = apply_migrations(con, root / "migrations", transform=lake_ddl)
+    apply_definitions(con, root, force=bool(done), lake=True)
+    return done
+
