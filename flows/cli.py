@@ -108,7 +108,10 @@ def init() -> None:
 @command()
 def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz accepted); kind detected from content.")],
          accession: Annotated[str | None, typer.Option(help="Accession for a single ownership XML whose name carries none.")] = None,
-         batch_size: Annotated[int, typer.Option(help="Commit every N documents (bulk loads); 0 = the whole run in one transaction.")] = 0) -> None:
+         batch_size: Annotated[int, typer.Option(help="Commit every N documents (bulk loads); 0 = the whole run in one transaction.")] = 0,
+         task_runner: Annotated[str, typer.Option(help="Parse fan-out: `local` (a process per core, no Prefect) or `dask` (a Prefect flow on Dask workers; flows/scale.py).")] = "local",
+         dask_workers: Annotated[int | None, typer.Option(help="Dask: worker processes of the local cluster [default: one per core].")] = None,
+         dask_address: Annotated[str | None, typer.Option(help="Dask: scheduler address (tcp://host:8786) instead of a local cluster.")] = None) -> None:
     """Load local SEC files (companyfacts, submissions and pages, tickers, Forms 3/4/5) in one run.
 
     Files already loaded (same bytes) are skipped before parsing; the others are parsed in a process
@@ -121,6 +124,8 @@ def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz 
     for path in files:
         if not Path(path).is_file():
             fail(f"{path}: no such file")
+    if task_runner != "local":
+        return _load_scaled(files, accession, batch_size, task_runner, dask_workers, dask_address)
     with writer(State.db, command="load", on_wait=_waiting) as con:
         with _progress() as progress:
             task = progress.add_task("loading", total=len(files))
@@ -136,6 +141,24 @@ def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz 
     for uri, reason in run.rejected:
         err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
     if run.rejected:
+        raise typer.Exit(EXIT_PARTIAL)
+
+
+def _load_scaled(files: list[Path], accession: str | None, batch_size: int, task_runner: str,
+                 workers: int | None, address: str | None) -> None:
+    """`load --task-runner dask`: parse on Dask workers through Prefect (flows/scale.py), one run."""
+    from flows.scale import TASK_RUNNERS, run_load
+
+    if task_runner not in TASK_RUNNERS:
+        fail(f"--task-runner {task_runner}: expected local, {' or '.join(TASK_RUNNERS)}", EXIT_USAGE)
+    result = run_load(State.db, files, task_runner=task_runner, workers=workers, address=address,
+                      batch_size=batch_size, accession=accession)
+    rows = ", ".join(f"{k}={v}" for k, v in sorted(result["row_counts"].items()) if v) or "no new rows"
+    out.print(f"load {result['load_id'][:8]}: {result['loaded']} loaded, {result['unchanged']} unchanged, "
+              f"{len(result['rejected'])} rejected; {rows}")
+    for uri, reason in result["rejected"]:
+        err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
+    if result["rejected"]:
         raise typer.Exit(EXIT_PARTIAL)
 
 

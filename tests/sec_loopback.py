@@ -14,6 +14,7 @@ with its arrival time (``time.time()``), so rate tests measure what the server s
 from __future__ import annotations
 
 import gzip
+import os
 import socket
 import struct
 import threading
@@ -239,11 +240,21 @@ class LoopbackTransport(httpx.BaseTransport):
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         u = request.url
         target = httpx.URL(f"http://127.0.0.1:{self.port}/{u.host}{u.raw_path.decode('ascii')}")
-        forwarded = httpx.Request(request.method, target, headers=request.headers, extensions=request.extensions)
+        headers = {**request.headers, "X-Loopback-Pid": str(os.getpid())}  # which process sent it (tests)
+        forwarded = httpx.Request(request.method, target, headers=headers, extensions=request.extensions)
         return self.inner.handle_request(forwarded)
 
     def close(self) -> None:
         self.inner.close()
+
+
+def loopback_client(port: int, **kwargs):
+    """A live SecClient whose requests go to the loopback server on ``port`` (User-Agent from
+    SEC_USER_AGENT, rate-limit folder from EDGAR_WAREHOUSE_STATE_DIR): a picklable factory for
+    ``functools.partial``, as Dask workers build their own client."""
+    from pipelines.sec_client import SecClient
+
+    return SecClient(transport=LoopbackTransport(port), **kwargs)
 
 
 def max_in_any_window(times: list[float], window: float = 1.0) -> int:
