@@ -228,3 +228,12 @@ def test_large_payload_is_built_in_bounded_chunks(monkeypatch):
     chunked = parse_companyfacts(read_body(APPLE), document="a")
     assert chunked.facts.column(0).num_chunks > 10
     assert chunked.facts.combine_chunks().equals(whole.facts.combine_chunks())
+
+
+@pytest.mark.parametrize("value", [2**53 + 1, 2**63 - 1, -(2**63) + 1])
+def test_integers_a_double_cannot_hold_stay_exact(value):
+    """Integers beyond 2**53 skip the float64 fast path and reach val_int digit for digit."""
+    cf = parse_companyfacts(_mutated(_set("val", value)), document="big.json")
+    ints = cf.facts.column("val_int").to_pylist()
+    assert ints.count(value) == 1
+    assert cf.facts.column("val_float").null_count == sum(v is not None for v in ints)
