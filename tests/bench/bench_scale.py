@@ -1,0 +1,238 @@
+"""Benchmark: bulk load at 1x, 10x, 100x (and the universe) with the project's CLI; then incremental loads.
+
+Run: `.venv/bin/python tests/bench/bench_scale.py [--scales 1,10] [--universe] [--batch-size N]
+[--work /tmp/bench-scale] [--incremental] [--queries N]`. Prints figures; it is not a test.
+
+For each scale K it builds (once, cached under ``--work``) K CIK-remapped copies of the 8 sample
+companyfacts files with ``make_universe.py --copies K --folder`` (``--universe``: 19,000 trimmed
+members of ~5,300 facts, ~100M facts), then loads them into a fresh warehouse in one CLI run,
+committing every ``--batch-size`` documents (``edgar-warehouse load --batch-size``, or
+``--command bootstrap`` for the bootstrap command), and prints:
+
+* facts/s of every batch (time between the CLI's per-batch lines; the first batch also pays the
+  process start and the migrations) and the last/first batch cost ratio per fact (goal <= 1.5);
+* wall time and facts/s of the whole load; peak RSS of the largest process (ru_maxrss) and of the
+  whole process tree (sampled every 0.2 s from /proc), goal < 2 GB.
+
+``--incremental`` then, on the biggest warehouse: loads one changed company (a sample with one new
+10-Q accession and one restated value; goal < 2 s) and reloads unchanged documents (goal < 0.1 s
+per document), each a fresh CLI process, beside the cost of a CLI process that only opens the
+warehouse (``init``). ``--queries N`` runs ``bench_queries.py`` on the biggest warehouse with N
+synthetic filings added to a copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "tests" / "bench"
+BIN = Path(sys.executable).parent
+CLI = str(BIN / "edgar-warehouse")
+FACTS = re.compile(r"\bfacts=(\d+)")
+BATCH_LINE = re.compile(r"\d+ loaded, \d+ unchanged")
+# goals of issue 13
+GOAL_RATIO, GOAL_RSS_MB, GOAL_CHANGED_S, GOAL_UNCHANGED_S = 1.5, 2048, 2.0, 0.1
+
+
+def build(work: Path, scale: str) -> Path:
+    """The folder of CIK*.json members for ``scale`` ('1', '10', ... or 'universe'), built once."""
+    folder = work / f"input-{scale}x" if scale != "universe" else work / "input-universe"
+    done = folder / ".complete"
+    if done.exists():
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    args = ["--members", "19000", "--facts-per-member", "5300"] if scale == "universe" else ["--copies", scale]
+    subprocess.run([sys.executable, str(BENCH / "make_universe.py"), str(folder), "--folder", *args], check=True)
+    done.touch()
+    return folder
+
+
+def tree_rss_mb(root: int) -> float:
+    """Resident MB of ``root`` and all its descendants (from /proc; shared pages counted per process)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry)
+        children.setdefault(int(fields[1]), []).append(pid)  # fields[1] is ppid (after state)
+        rss[pid] = int(fields[21])  # rss in pages
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += rss.get(pid, 0)
+        todo.extend(children.get(pid, []))
+    return total * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+WRAPPER = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); "
+           "print(f'MAXRSS_KB {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}', file=sys.stderr); "
+           "sys.exit(r.returncode)")
+
+
+def run_cli(args: list[str], *, echo: bool = False) -> dict:
+    """Run the CLI; return wall seconds, the per-batch (seconds since start, facts) lines, exit code,
+    peak RSS of its largest process and of its whole process tree (MB)."""
+    cmd = [sys.executable, "-c", WRAPPER, CLI, *args]
+    t0 = time.perf_counter()
+    # per-batch lines come on stderr (err.print), the run's final summary on stdout: kept apart
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+    peak = [0.0]
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.wait(0.2):
+            peak[0] = max(peak[0], tree_rss_mb(proc.pid))
+
+    stdout: list[str] = []
+    threads = [threading.Thread(target=sample, daemon=True),
+               threading.Thread(target=lambda: stdout.extend(proc.stdout or []), daemon=True)]
+    for t in threads:
+        t.start()
+    batches: list[tuple[float, int]] = []
+    maxrss_kb, tail = 0, []
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        now = time.perf_counter() - t0
+        if line.startswith("MAXRSS_KB "):
+            maxrss_kb = int(line.split()[1])
+            continue
+        tail = (tail + [line.rstrip()])[-5:]
+        if echo:
+            print("    | " + line.rstrip())
+        if BATCH_LINE.search(line):
+            m = FACTS.search(line)
+            batches.append((now, int(m.group(1)) if m else 0))
+    rc = proc.wait()
+    stop.set()
+    for t in threads:
+        t.join()
+    tail = (tail + [line.rstrip() for line in stdout])[-5:]
+    return {"wall": time.perf_counter() - t0, "batches": batches, "rc": rc, "tail": tail,
+            "max_rss_mb": maxrss_kb / 1024, "tree_rss_mb": peak[0]}
+
+
+def load_args(db: Path, folder: Path, batch_size: int, command: str) -> list[str]:
+    if command == "bootstrap":
+        return ["--db", str(db), "bootstrap", str(folder), "--batch-size", str(batch_size)]
+    files = sorted(str(p) for p in folder.glob("CIK*.json"))
+    return ["--db", str(db), "load", "--batch-size", str(batch_size), *files]
+
+
+def bulk(work: Path, scale: str, batch_size: int, command: str, echo: bool) -> Path:
+    folder = build(work, scale)
+    members = len(list(folder.glob("CIK*.json")))
+    batch_size = batch_size or max(8, -(-members // 10))
+    db = work / f"wh-{scale}x.duckdb"
+    for p in work.glob(f"wh-{scale}x.*"):
+        shutil.rmtree(p) if p.is_dir() else p.unlink()
+    print(f"{scale}x: {members} companyfacts members from {folder}, --batch-size {batch_size} ({command})")
+    r = run_cli(load_args(db, folder, batch_size, command), echo=echo)
+    if r["rc"] not in (0,):
+        print(f"  CLI exit code {r['rc']}; last lines:\n    " + "\n    ".join(r["tail"]))
+    facts = sum(f for _, f in r["batches"])
+    prev, costs = 0.0, []
+    for n, (at, f) in enumerate(r["batches"], 1):
+        secs = at - prev
+        prev = at
+        costs.append(secs / f if f else float("nan"))
+        print(f"  batch {n:3d}: {f:>10,} facts in {secs:7.2f} s = {f / secs if secs else 0:>10,.0f} facts/s")
+    if len(costs) >= 2:
+        first, second, last = costs[0], costs[1], costs[-1]
+        print(f"  per-fact cost last/first batch {last / first:.2f} (goal <= {GOAL_RATIO}; the first batch "
+              f"includes process start and migrations); last/second {last / second:.2f}")
+    print(f"  {scale}x total: {facts:,} facts in {r['wall']:.1f} s wall = {facts / r['wall']:,.0f} facts/s; "
+          f"peak RSS {r['max_rss_mb']:,.0f} MB largest process, {r['tree_rss_mb']:,.0f} MB process tree "
+          f"(goal < {GOAL_RSS_MB} MB)")
+    return db
+
+
+def changed_company(src: Path, out: Path) -> Path:
+    """``src`` as SEC would publish it after one more 10-Q: a new accession with one new fact and one
+    restated value (same concept, unit and period as an existing fact, another number)."""
+    data = json.loads(src.read_bytes())
+    cik = int(data["cik"])
+    accn = f"{cik:010d}-26-{999001:06d}"
+    for concepts in data["facts"].values():
+        for concept in concepts.values():
+            for rows in concept.get("units", {}).values():
+                ints = [r for r in rows if isinstance(r.get("val"), int)]
+                if len(ints) < 2:
+                    continue
+                old = ints[-1]
+                rows.append({**old, "val": old["val"] + 1, "accn": accn, "form": "10-Q", "filed": "2026-11-28",
+                             "frame": None})
+                rows.append({**old, "end": "2026-09-30", **({"start": "2026-07-01"} if "start" in old else {}),
+                             "val": old["val"] + 2, "accn": accn, "form": "10-Q", "filed": "2026-11-28",
+                             "fy": 2026, "fp": "Q3", "frame": None})
+                for r in rows[-2:]:
+                    if r["frame"] is None:
+                        del r["frame"]
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(json.dumps(data, separators=(",", ":")).encode())
+                return out
+    raise SystemExit(f"{src}: no integer fact to change")
+
+
+def incremental(work: Path, db: Path, folder: Path, reload_docs: int) -> None:
+    print(f"incremental, on {db.name}:")
+    base = run_cli(["--db", str(db), "init"])
+    print(f"  a CLI process that only opens the warehouse (init): {base['wall']:.2f} s wall")
+    members = sorted(folder.glob("CIK*.json"))
+    changed = changed_company(members[0], work / "changed" / members[0].name)
+    r = run_cli(["--db", str(db), "load", str(changed)])
+    print(f"  one changed company ({changed.name}: 1 new accession, 1 new fact, 1 restated value): "
+          f"{r['wall']:.2f} s wall (goal < {GOAL_CHANGED_S} s); exit {r['rc']}; {r['tail'][-1] if r['tail'] else ''}")
+    docs = [str(p) for p in members[1:reload_docs + 1]]
+    r = run_cli(["--db", str(db), "load", *docs])
+    print(f"  unchanged reload of {len(docs)} documents: {r['wall']:.2f} s wall = {r['wall'] / len(docs):.3f} s "
+          f"per document, {(r['wall'] - base['wall']) / len(docs):.3f} s beyond the process start "
+          f"(goal < {GOAL_UNCHANGED_S} s); exit {r['rc']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scales", default="1,10", help="comma-separated copies of the 8 samples (default 1,10)")
+    ap.add_argument("--universe", action="store_true", help="also the ~100M-fact universe (19,000 members)")
+    ap.add_argument("--batch-size", type=int, default=0,
+                    help="documents per commit (default: a tenth of the members, at least 8)")
+    ap.add_argument("--command", choices=["load", "bootstrap"], default="load")
+    ap.add_argument("--work", type=Path, default=Path("/tmp/bench-scale"), help="inputs and warehouses")
+    ap.add_argument("--incremental", action="store_true", help="then the incremental loads on the biggest")
+    ap.add_argument("--reload-docs", type=int, default=50, help="documents in the unchanged reload")
+    ap.add_argument("--queries", type=int, metavar="N", help="then bench_queries.py with N synthetic filings")
+    ap.add_argument("--query-budget", type=float, default=60.0, help="bench_queries.py --budget (s per query)")
+    ap.add_argument("--echo", action="store_true", help="show the CLI's output")
+    args = ap.parse_args(argv)
+    args.work.mkdir(parents=True, exist_ok=True)
+    scales = [s.strip() for s in args.scales.split(",") if s.strip()] + (["universe"] if args.universe else [])
+    print(f"{os.cpu_count()} cores, {os.sysconf('SC_PHYS_PAGES') * os.sysconf('SC_PAGE_SIZE') / 2**30:.0f} GB; "
+          f"work folder {args.work}")
+    db = None
+    for scale in scales:
+        db = bulk(args.work, scale, args.batch_size, args.command, args.echo)
+    if db and args.incremental:
+        incremental(args.work, db, build(args.work, scales[-1]), args.reload_docs)
+    if db and args.queries is not None:
+        subprocess.run([sys.executable, str(BENCH / "bench_queries.py"), "--db", str(db),
+                        "--synthetic-filings", str(args.queries), "--budget", str(args.query_budget)], check=False)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
