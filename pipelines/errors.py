@@ -47,6 +47,11 @@ class SecForbidden(TerminalError):
     """SEC answered 403 'Undeclared Automated Tool' or another refusal that waiting will not fix."""
 
 
+class AccessDenied(SecForbidden):
+    """A plain HTTP 403 without SEC's refusal pages (S3-backed Archives paths that do not exist
+    answer so, e.g. a daily index of a day EDGAR was closed)."""
+
+
 class NotFound(TerminalError):
     """The URL does not exist (404) or, in replay mode, has no recorded response."""
 

@@ -42,6 +42,7 @@ import socket
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -52,6 +53,7 @@ import httpx
 from pipelines.detect import KINDS, detect_kind
 from pipelines.documents import Document, max_document_bytes, utcnow
 from pipelines.errors import (
+    AccessDenied,
     ConfigError,
     NotFound,
     RejectedDocument,
@@ -67,6 +69,7 @@ from pipelines.replay import (
     url_relpath,
     write_atomic,
 )
+from pipelines.request_log import RequestLog
 from pipelines.sec_ratelimit import (
     DEFAULT_RATE,
     MAX_RATE,
@@ -480,6 +483,8 @@ class SecClient:
         self._limiter_given = limiter
         self._state_dir = state_dir
         self._limiter_obj: RateLimiter | None = None
+        # Called once per request sent (see RequestLog); the nightly records them per run.
+        self.on_request: Callable[[RequestLog], None] | None = None
         self._http = httpx.Client(
             transport=transport if transport is not None else httpx.HTTPTransport(),
             headers={"User-Agent": ua, "Accept-Encoding": "gzip, deflate"},
@@ -626,19 +631,23 @@ class SecClient:
         while True:
             self._wait_turn(target)
             started = self._clock()
+            sent_at = utcnow()
             error: Exception | None = None
             reply: _Reply | None = None
             try:
                 reply = self._attempt(target, headers, deadline_at)
             except _DeadlinePassed as exc:
+                self._observe(target, None, None, sent_at, started, f"deadline: {exc}")
                 raise self._deadline_error(url, retries, str(exc)) from None
             except (httpx.TransportError, _IncompleteBody) as exc:
+                self._observe(target, None, None, sent_at, started, f"{type(exc).__name__}: {exc}")
                 if self._clock() >= deadline_at:
                     raise self._deadline_error(url, retries, f"{type(exc).__name__}: {exc}") from exc
                 error = exc
                 reason = str(exc) if isinstance(exc, _IncompleteBody) else f"{type(exc).__name__}: {exc}"
             else:
                 status = reply.status
+                self._observe(target, status, len(reply.body), sent_at, started, None)
                 if not self._replay:
                     page = sec_refusal_page(reply.body, status)
                     if page == "throttle":
@@ -673,6 +682,11 @@ class SecClient:
                         retries, delay)
             self._sleep(delay)
             retries += 1
+
+    def _observe(self, url: str, status: int | None, nbytes: int | None, sent_at: datetime, started: float,
+                 error: str | None) -> None:
+        if self.on_request is not None:
+            self.on_request(RequestLog(url, status, nbytes, sent_at, (self._clock() - started) * 1000, error))
 
     def _attempt(self, target: str, headers: dict[str, str], deadline_at: float) -> _Reply:
         """One request: read the whole body within the deadline, check it is complete, decode it."""
@@ -778,7 +792,7 @@ class SecClient:
                 raise NotFound(reply.body.decode("utf-8", "replace"))
             raise NotFound(f"{url}: HTTP 404 Not Found")
         if status == 403:
-            raise SecForbidden(f"{url}: HTTP 403 Forbidden")
+            raise AccessDenied(f"{url}: HTTP 403 Forbidden")
         if status == 304:
             raise TerminalError(f"{url}: HTTP 304 Not Modified but nothing is cached for it")
         raise TerminalError(f"{url}: unexpected HTTP {status}")

@@ -151,7 +151,7 @@ def test_contact_never_leaks_into_logs_errors_or_documents(clock, caplog, tmp_pa
             client.get(SUBS)
         errors.append(info.value)
     assert [type(e).__name__ for e in errors] == [
-        "NotFound", "SecForbidden", "SecForbidden", "TransientError", "TransientError", "SecThrottled",
+        "NotFound", "SecForbidden", "AccessDenied", "TransientError", "TransientError", "SecThrottled",
         "SecThrottled"]
     assert all(r.headers["user-agent"] == UA for r in server.requests)  # it is sent ...
     texts = [caplog.text, repr(client)] + [repr(d) for d in docs]
