@@ -219,16 +219,99 @@ def refresh(
 
 
 @command()
-def serve(cron: Annotated[str, typer.Option(help="Cron schedule (UTC).")] = "30 6 * * *",
-          ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Also refresh (repeatable).")] = None,
-          cik: Annotated[list[int] | None, typer.Option("--cik", "-c", help="Also refresh (repeatable).")] = None) -> None:
-    """Serve the nightly refresh deployment (every company in the warehouse) on a cron schedule.
-    Needs a Prefect API: run `prefect server start` first and set PREFECT_API_URL."""
+def serve(cron: Annotated[str, typer.Option(help="Cron schedule, in --timezone.")] = "0 6 * * *",
+          timezone: Annotated[str, typer.Option(help="Time zone of the cron schedule.")] = "America/New_York") -> None:
+    """Serve the incremental nightly deployment (the tracked universe, see `track`) on a cron schedule,
+    one run at a time. Needs a Prefect API: run `prefect server start` first and set PREFECT_API_URL."""
     from flows.deploy import serve_nightly
 
     resolve_user_agent()
-    out.print(f"serving edgar-nightly for {State.db} on '{cron}' (Ctrl-C to stop)")
-    serve_nightly(State.db, cron=cron, tickers=ticker or [], ciks=cik or [])
+    out.print(f"serving edgar-nightly for {State.db} on '{cron}' ({timezone}) (Ctrl-C to stop)")
+    serve_nightly(State.db, cron=cron, timezone=timezone)
+
+
+@command()
+def track(
+    ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Ticker or name, resolved by the registry (repeatable).")] = None,
+    cik: Annotated[list[int] | None, typer.Option("--cik", "-c", help="CIK (repeatable).")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="Every company the warehouse holds.")] = False,
+    list_: Annotated[bool, typer.Option("--list", help="Print the tracked universe.")] = False,
+) -> None:
+    """Add companies to the tracked universe the nightly keeps current (a new one is fetched whole by
+    the next nightly, then only when EDGAR's daily index lists a new filing of it)."""
+    from warehouse.queries import company_ciks
+    from warehouse.tracking import track as track_ciks
+    from warehouse.tracking import tracked_table
+
+    if not (ticker or cik or all_ or list_):
+        fail("name --ticker, --cik or --all (or --list)", EXIT_USAGE)
+    if ticker or cik or all_:
+        with writer(State.db, command="track", on_wait=_waiting) as con:
+            added: list[int] = []
+            if ticker:
+                resolved = [_resolve_one(con, t) for t in ticker]
+                added += track_ciks(con, [c for c, _ in resolved], tickers=[t for _, t in resolved], by="ticker")
+            if cik:
+                added += track_ciks(con, cik, by="cik")
+            if all_:
+                added += track_ciks(con, company_ciks(con), by="all")
+        out.print(f"tracking {len(added)} more compan{'y' if len(added) == 1 else 'ies'}"
+                  f"{': ' + ', '.join(map(str, sorted(added))) if added and len(added) <= 20 else ''}")
+    if list_:
+        with reader(State.db) as con:
+            print_result(tracked_table(con), Format.table, title="Tracked companies")
+
+
+def _resolve_one(con, query: str) -> tuple[int, str]:
+    from warehouse.registry_resolve import resolve as resolve_query
+
+    r = resolve_query(con, query)
+    if not r.resolved:
+        fail(f"{query}: {r.message} (the registry comes from SEC's ticker files: `refresh --ticker` loads "
+             f"them; or track --cik)", EXIT_AMBIGUOUS if r.status == "ambiguous" else EXIT_NOT_FOUND)
+    return r.cik, query.upper()
+
+
+@command()
+def untrack(cik: Annotated[list[int] | None, typer.Option("--cik", "-c", help="CIK (repeatable).")] = None,
+            ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Ticker or name (repeatable).")] = None) -> None:
+    """Stop keeping companies current (what the warehouse holds of them stays)."""
+    from warehouse.tracking import untrack as untrack_ciks
+
+    if not (cik or ticker):
+        fail("name --cik or --ticker", EXIT_USAGE)
+    with writer(State.db, command="untrack", on_wait=_waiting) as con:
+        gone = untrack_ciks(con, [*(cik or []), *(_resolve_one(con, t)[0] for t in ticker or [])])
+    out.print(f"untracked {len(gone)}: {', '.join(map(str, gone)) or '-'}")
+
+
+@command()
+def nightly(
+    replay: Annotated[Path | None, typer.Option(help="Serve recorded responses from this folder (no network).")] = None,
+    cache_dir: Annotated[Path | None, typer.Option(help="On-disk HTTP cache [default: <db>.http-cache].")] = None,
+    today: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="Run as if on this New York day (indexes through the day before).")] = None,
+    batch_size: Annotated[int, typer.Option(help="Companies per fetch task and commit.")] = 50,
+    insider_history_days: Annotated[int, typer.Option(help="A company fetched whole gets the Forms 3/4/5 of this many days.")] = 90,
+) -> None:
+    """Run the incremental nightly once over the tracked universe: daily indexes since each company's
+    last sync, then only what changed (see README, Nightly)."""
+    from flows.nightly import run_nightly
+
+    if not replay:
+        resolve_user_agent()
+    result = run_nightly(State.db, replay=str(replay) if replay else None,
+                         cache_dir=str(cache_dir) if cache_dir else None,
+                         today=today.date() if today else None, batch_size=batch_size,
+                         insider_history_days=insider_history_days)
+    from flows.nightly import summary_line
+
+    out.print(summary_line(result), highlight=False)
+    for uri, reason in result["rejected"]:
+        err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
+    for what, reason in result["not_fetched"]:
+        err.print(f"[yellow]not fetched:[/yellow] {what}: {reason}", highlight=False)
+    if result["rejected"] or result["not_fetched"]:
+        raise typer.Exit(EXIT_PARTIAL)
 
 
 @command("sql")
@@ -427,8 +510,10 @@ def rebuild(target: Annotated[Path, typer.Argument(help="New warehouse file to b
 @command()
 def status() -> None:
     """What the warehouse holds: totals, companies, coverage, recent runs, rejections."""
+    from warehouse.tracking import status_sections as tracking_sections
+
     with reader(State.db) as con:
-        sections = status_sections(con)
+        sections = status_sections(con) + tracking_sections(con)
     out.print(f"[bold]{State.db}[/bold]")
     holder = current_writer(State.db)
     if holder:

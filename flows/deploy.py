@@ -1,4 +1,4 @@
-"""The nightly refresh as a Prefect deployment (cron schedule), served by a long-running process."""
+"""The incremental nightly as a Prefect deployment (cron in New York time), served by a long-running process."""
 
 from __future__ import annotations
 
@@ -6,30 +6,31 @@ from pathlib import Path
 
 from prefect.client.schemas.objects import ConcurrencyLimitConfig, ConcurrencyLimitStrategy
 from prefect.deployments.runner import RunnerDeployment
+from prefect.schedules import Cron
 
-from flows.refresh import http_cache_for, refresh_flow
+from flows.nightly import nightly_flow
+from flows.refresh import http_cache_for
 from warehouse.publish import NIGHTLY_WAIT, lock_wait
 
-NIGHTLY_CRON = "30 6 * * *"  # 06:30 UTC: after EDGAR's overnight index and companyfacts updates
+# 06:00 in New York: EDGAR publishes each business day's daily index in the evening (it closes at
+# 22:00 Eastern), so by morning yesterday's form.idx is there.
+NIGHTLY_CRON = "0 6 * * *"
+NIGHTLY_TIMEZONE = "America/New_York"
 
 
-def nightly_deployment(db: str | Path, *, cron: str = NIGHTLY_CRON, tickers: list[str] | None = None,
-                       ciks: list[int] | None = None, insider_lookback_days: int = 3,
-                       batch_size: int = 100, name: str = "edgar-nightly") -> RunnerDeployment:
-    """Refresh every company the warehouse holds (plus ``tickers``/``ciks``) on ``cron``.
-
-    Cheap when little changed: the HTTP cache revalidates with ETag/Last-Modified, identical
-    payloads are skipped as unchanged, and only Forms 3/4/5 not loaded yet are fetched. Every
-    ``batch_size`` companies commit as they arrive (one load run), so memory stays bounded.
-    A writer still running (a manual load) is waited for up to 10 minutes ($EDGAR_WAREHOUSE_LOCK_WAIT).
-    The deployment runs one at a time: a run scheduled while another is still going waits in line
-    (Prefect's deployment concurrency limit 1, ENQUEUE), it never runs beside it."""
-    return refresh_flow.to_deployment(
-        name=name, cron=cron,
-        parameters={"db": str(db), "tickers": tickers or [], "ciks": ciks or [], "all_companies": True,
-                    "cache_dir": str(http_cache_for(db)), "insider_lookback_days": insider_lookback_days,
-                    "batch_size": batch_size, "lock_wait": lock_wait(NIGHTLY_WAIT)},
-        description="Nightly EDGAR refresh of every company in the warehouse.",
+def nightly_deployment(db: str | Path, *, cron: str = NIGHTLY_CRON, timezone: str = NIGHTLY_TIMEZONE,
+                       batch_size: int = 50, insider_history_days: int = 90,
+                       name: str = "edgar-nightly") -> RunnerDeployment:
+    """The incremental nightly over the tracked universe (`edgar-warehouse track`) on ``cron`` in
+    ``timezone``: daily indexes since each company's last sync, then only the companies that filed
+    (see flows/nightly.py). A writer still running (a manual load) is waited for up to 10 minutes
+    ($EDGAR_WAREHOUSE_LOCK_WAIT). The deployment runs one at a time: a run scheduled while another
+    is still going waits in line (Prefect's deployment concurrency limit 1, ENQUEUE)."""
+    return nightly_flow.to_deployment(
+        name=name, schedule=Cron(cron, timezone=timezone),
+        parameters={"db": str(db), "cache_dir": str(http_cache_for(db)), "batch_size": batch_size,
+                    "insider_history_days": insider_history_days, "lock_wait": lock_wait(NIGHTLY_WAIT)},
+        description="Incremental EDGAR nightly: the tracked companies that filed since their last sync.",
         tags=["edgar-warehouse", "nightly"],
         concurrency_limit=ConcurrencyLimitConfig(limit=1, collision_strategy=ConcurrencyLimitStrategy.ENQUEUE),
     )

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from pipelines.documents import GZIP_MAGIC, inflate_gzip
 from pipelines.errors import RejectedDocument
@@ -23,6 +23,7 @@ from pipelines.sec_formats import OWNERSHIP_FORMS, accession_from_filename, norm
 
 __all__ = [
     "IndexEntry",
+    "business_days",
     "OwnershipIndexFiling",
     "ownership_accessions",
     "ownership_archive_path",
@@ -156,3 +157,15 @@ def ownership_filings(entries: list[IndexEntry]) -> list[OwnershipIndexFiling]:
 def ownership_accessions(entries: list[IndexEntry]) -> list[str]:
     """Accessions of the Form 3/4/5 (and /A) filings in ``entries``, each once, first-seen order."""
     return [f.accession for f in ownership_filings(entries)]
+
+
+def business_days(after: date, through: date) -> list[date]:
+    """Monday-to-Friday days in (after, through]: the days EDGAR can publish a daily index for
+    (a holiday's index is simply missing: 404 or 403)."""
+    days, d = [], after + timedelta(days=1)
+    while d <= through:
+        if d.weekday() < 5:
+            days.append(d)
+        d += timedelta(days=1)
+    return days
+

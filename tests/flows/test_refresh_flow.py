@@ -112,20 +112,17 @@ def test_daily_index_discovery_fetches_each_ownership_filing_once(prefect_harnes
         con.close()
 
 
-def test_nightly_deployment_refreshes_every_known_company(prefect_harness, tmp_path, replay_root):
+def test_nightly_deployment_is_the_incremental_nightly_at_six_in_new_york(tmp_path):
+    """Issue #10.1: the deployment runs the incremental nightly flow, cron in America/New_York."""
     from flows.deploy import nightly_deployment
 
     db = tmp_path / "w.duckdb"
-    first = refresh_flow(db=str(db), ciks=[APPLE], replay=str(replay_root), insiders=False)
-    assert first["loaded"] == 2
-    deployment = nightly_deployment(db, cron="0 7 * * *")
-    assert deployment.name == "edgar-nightly"
-    assert deployment.schedules[0].schedule.cron == "0 7 * * *"
-    params = {**deployment.parameters, "replay": str(replay_root)}
-    assert params["all_companies"] is True and params["db"] == str(db)
-    nightly = refresh_flow(**params)
-    assert nightly["ciks"] == [APPLE]
-    assert nightly["loaded"] == 0 and nightly["unchanged"] == 2  # nothing changed: nothing new
+    deployment = nightly_deployment(db)
+    assert deployment.name == "edgar-nightly" and deployment.flow_name == "edgar-nightly"
+    schedule = deployment.schedules[0].schedule
+    assert (schedule.cron, schedule.timezone) == ("0 6 * * *", "America/New_York")
+    assert deployment.parameters["db"] == str(db) and deployment.parameters["batch_size"] == 50
+    assert nightly_deployment(db, cron="0 7 * * 1-5").schedules[0].schedule.cron == "0 7 * * 1-5"
 
 
 def test_refresh_in_company_batches_is_one_run(prefect_harness, tmp_path, replay_root):

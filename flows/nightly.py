@@ -1,0 +1,502 @@
+"""The incremental nightly: EDGAR's daily form indexes say which tracked companies filed; only those are fetched.
+
+Each run reads the daily ``form.idx`` of every business day after the oldest watermark of the
+tracked companies (``tracked_companies.synced_through``) through yesterday (New York), then, per
+batch of companies:
+
+* a company never fetched whole gets its submissions, every declared page not held yet, its
+  companyfacts when the submissions list XBRL filings, and the Forms 3/4/5 it lists filed within
+  ``insider_history_days``;
+* a company the indexes list under new filings gets its submissions (pages only when the main file
+  declares pages not held yet), its companyfacts only when a new filing is XBRL (or is not in the
+  submissions yet and is not an insider form), and the Forms 3/4/5 of the index not held yet (once
+  per accession, though EDGAR lists a Form 4 under its issuer and each owner);
+* every other tracked company costs nothing.
+
+Every HTTP request is recorded in ``run_requests`` under the run's load id. A missing daily index
+(404/403: a weekend or holiday, or not published yet) is not an error; a company's watermark
+advances only to the last day whose index was read (a missing last day is asked again next night)
+and only when everything it needed was fetched and loaded.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from prefect import flow, get_run_logger, task
+from prefect.artifacts import create_markdown_artifact
+from prefect.cache_policies import NO_CACHE
+from prefect.runtime import flow_run
+from prefect.states import Completed
+
+from flows.refresh import FetchFailure, RefreshFailed, make_client
+from pipelines.documents import Document
+from pipelines.errors import (
+    AccessDenied,
+    ConfigError,
+    NotFound,
+    RejectedDocument,
+    SecForbidden,
+    SecThrottled,
+    TerminalError,
+    TransientError,
+)
+from pipelines.indexes import IndexEntry, business_days, parse_daily_index
+from pipelines.request_log import RequestLog
+from pipelines.sec_client import SecClient
+from pipelines.sec_formats import OWNERSHIP_FORMS
+from warehouse.ingest import prepare
+from warehouse.load import BatchReport, Parsed, Rejected
+
+NEW_YORK = ZoneInfo("America/New_York")
+FETCH_THREADS = 4
+
+
+# ------------------------------------------------------------------------------ what to fetch
+
+
+@dataclass(frozen=True)
+class Company:
+    """A tracked company's work tonight: fetched whole, or the index entries new to it."""
+
+    cik: int
+    whole: bool
+    new: tuple[IndexEntry, ...] = ()
+
+
+@dataclass
+class IndexRead:
+    """What the daily indexes said: entries per day read, days missing, days whose body was refused."""
+
+    entries: dict[date, list[IndexEntry]] = field(default_factory=dict)
+    missing: list[date] = field(default_factory=list)
+    failed: list[FetchFailure] = field(default_factory=list)
+    failed_days: list[date] = field(default_factory=list)
+
+    def confirmed_through(self, days: list[date], start: date | None) -> date | None:
+        """The last day up to which every day is read or known absent: a missing day counts as
+        absent only when a later day's index was read (indexes are published in order)."""
+        last = start
+        for d in days:
+            if d in self.failed_days:
+                break
+            if d in self.entries:
+                last = d
+        return last
+
+
+@dataclass
+class Fetched:
+    """Documents fetched for a batch, with the companies each belongs to."""
+
+    items: list[Document | Parsed | Rejected] = field(default_factory=list)
+    owners: list[set[int]] = field(default_factory=list)  # parallel to items: the CIKs it serves
+    failures: list[tuple[FetchFailure, set[int]]] = field(default_factory=list)
+
+    def add(self, got: Document | Parsed | Rejected | FetchFailure, ciks: set[int]) -> None:
+        if isinstance(got, FetchFailure):
+            self.failures.append((got, ciks))
+        else:
+            self.items.append(got)
+            self.owners.append(ciks)
+
+    def extend(self, other: Fetched) -> None:
+        self.items += other.items
+        self.owners += other.owners
+        self.failures += other.failures
+
+
+def _transient_only(task: Any, task_run: Any, state: Any) -> bool:
+    """Prefect retries a batch only for transient trouble (timeouts, 5xx, throttling), never for a
+    404 or a bad document (those are reported per document and do not fail the task)."""
+    try:
+        exc = state.result(raise_on_failure=False)
+    except BaseException:  # noqa: BLE001 - an unreadable state is not worth a retry
+        return False
+    return isinstance(exc, TransientError)
+
+
+def _parallel(jobs: list[tuple[Callable[[], Any], set[int]]], out: Fetched) -> None:
+    if not jobs:
+        return
+    with ThreadPoolExecutor(min(FETCH_THREADS, len(jobs))) as pool:
+        for (_, ciks), got in zip(jobs, pool.map(lambda job: job[0](), jobs), strict=True):
+            out.add(got, ciks)
+
+
+RETRIES = 2
+
+
+@dataclass
+class Failure(FetchFailure):
+    """A document not fetched; ``transient`` when retrying later may help (timeouts, 5xx, throttle)."""
+
+    transient: bool = False
+
+
+def _raise_transient(fetched: Fetched) -> None:
+    """A transient failure fails the task, so Prefect retries the batch (RETRIES times); on the last
+    attempt the failures are reported as not fetched instead, except SEC's throttle, which stops
+    the run (never hammer a 10-minute block)."""
+    from prefect.runtime import task_run
+
+    for fail, _ in fetched.failures:
+        if isinstance(fail, Failure) and fail.transient:
+            if "Request Rate Threshold" in fail.reason or "throttled" in fail.reason:
+                raise SecThrottled(fail.reason)
+            if (task_run.run_count or 1) <= RETRIES:
+                raise TransientError(f"{fail.what}: {fail.reason}")
+
+
+def _fetch(what: str, fn: Callable[[], Document], *, parse: bool) -> Document | Parsed | Rejected | Failure:
+    """Fetch one document (and parse it when asked): a 404, a plain 403 or another terminal answer
+    is a Failure; SEC refusing the client (undeclared User-Agent) stops the run."""
+    try:
+        doc = fn()
+    except AccessDenied as exc:
+        return Failure(what, str(exc))
+    except (SecForbidden, ConfigError):
+        raise
+    except TransientError as exc:
+        return Failure(what, str(exc), transient=True)
+    except TerminalError as exc:
+        return Failure(what, str(exc))
+    return prepare(None, [doc], workers=1)[0] if parse else doc
+
+
+# ------------------------------------------------------------------------------ tasks
+
+
+@task(name="plan-night", cache_policy=NO_CACHE)
+def plan_task(db: str) -> list[tuple[int, date | None]]:
+    """The tracked companies and their watermarks (the run's build file)."""
+    from warehouse.db import connect
+    from warehouse.tracking import tracked
+
+    with connect(db) as con:
+        return [(t.cik, t.synced_through) for t in tracked(con)]
+
+
+@task(name="read-daily-indexes", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=[30, 660],
+      retry_condition_fn=_transient_only)
+def read_indexes_task(client: SecClient, days: list[date]) -> IndexRead:
+    """EDGAR's daily form.idx of each day; a missing one (404/403) is not an error."""
+    read = IndexRead()
+    for day in days:
+        try:
+            doc = client.fetch_daily_index(day, "form")
+        except (NotFound, AccessDenied):
+            read.missing.append(day)
+            continue
+        try:
+            read.entries[day] = parse_daily_index(doc.body, document=doc.uri)
+        except RejectedDocument as exc:
+            client.evict(doc.uri)  # a refused body must not stay in the HTTP cache
+            read.failed.append(FetchFailure(f"daily form index {day}", exc.reason))
+            read.failed_days.append(day)
+    return read
+
+
+@task(name="fetch-submissions", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=[30, 660],
+      retry_condition_fn=_transient_only, task_run_name="submissions of {n} companies")
+def fetch_submissions_task(client: SecClient, ciks: list[int], n: int) -> Fetched:
+    """The main submissions file of each company of the batch, parsed (pages and filings are read
+    from it)."""
+    out = Fetched()
+    _parallel([(lambda c=c: _fetch(f"submissions {c}", lambda: client.fetch_submissions(c), parse=True), {c})
+               for c in ciks], out)
+    _raise_transient(out)
+    return out
+
+
+@task(name="fetch-documents", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=[30, 660],
+      retry_condition_fn=_transient_only, task_run_name="{n} documents")
+def fetch_documents_task(client: SecClient, jobs: list[tuple[str, str, Any, set[int]]], n: int) -> Fetched:
+    """Companyfacts, submissions pages and Forms 3/4/5 of the batch: (what, how, argument, ciks)."""
+    def one(what: str, how: str, arg: Any) -> Any:
+        if how == "companyfacts":
+            return _fetch(what, lambda: client.fetch_companyfacts(arg), parse=False)
+        if how == "page":
+            name, cik = arg
+            return _fetch(what, lambda: client.fetch_submissions_page(name, cik), parse=False)
+        path, accession = arg
+        return _fetch(what, lambda: client.fetch_archive(path, kind="ownership", accession=accession), parse=False)
+
+    out = Fetched()
+    _parallel([(lambda w=w, h=h, a=a: one(w, h, a), ciks) for w, h, a, ciks in jobs], out)
+    _raise_transient(out)
+    return out
+
+
+@task(name="what-is-held", cache_policy=NO_CACHE)
+def held_task(db: str, ciks: list[int], accessions: list[str]) -> tuple[set[tuple[int, str]], set[str]]:
+    """Submissions pages and Forms 3/4/5 the warehouse already holds."""
+    from warehouse.db import connect
+    from warehouse.load_ownership import loaded_accessions
+    from warehouse.tracking import held_pages
+
+    with connect(db) as con:
+        return held_pages(con, ciks), loaded_accessions(con, accessions)
+
+
+@task(name="load-batch", cache_policy=NO_CACHE)
+def load_batch_task(db: str, items: list, flow_run_id: str | None, load_id: str,
+                    requests: list[RequestLog]) -> BatchReport:
+    """One batch through the ingest path, then the requests made so far recorded under the run."""
+    from warehouse.db import connect, raw_dir_for
+    from warehouse.ingest import load_documents
+    from warehouse.tracking import record_requests
+
+    with connect(db) as con:
+        report = (load_documents(con, items, raw_dir=raw_dir_for(db), command="nightly", load_id=load_id,
+                                 flow_run_id=flow_run_id, workers=1) if items else BatchReport(load_id=load_id))
+        record_requests(con, load_id, requests)
+    return report
+
+
+@task(name="start-run", cache_policy=NO_CACHE)
+def start_task(db: str, flow_run_id: str | None) -> str:
+    from warehouse.db import connect
+    from warehouse.load import start_run
+
+    with connect(db) as con:
+        return start_run(con, command="nightly", flow_run_id=flow_run_id)
+
+
+@task(name="finish-run", cache_policy=NO_CACHE)
+def finish_task(db: str, run: BatchReport, not_fetched: int, error: str | None, requests: list[RequestLog],
+                advance: dict[date, list[int]]) -> tuple[str, dict]:
+    """Record the last requests, advance the watermarks of the companies made whole, give the run
+    its final status; returns the status and the run's summary."""
+    from warehouse.db import connect
+    from warehouse.load import finish_run
+    from warehouse.tracking import advance as advance_watermark
+    from warehouse.tracking import record_requests, run_summary
+
+    with connect(db) as con:
+        record_requests(con, run.load_id, requests)
+        if error is None:
+            for day, ciks in sorted(advance.items()):
+                advance_watermark(con, ciks, day, run.load_id)
+        status = finish_run(con, run, not_fetched=not_fetched, error=error)
+        return status, run_summary(con, run.load_id)
+
+
+# ------------------------------------------------------------------------------ the flow
+
+
+def new_york_today() -> date:
+    return datetime.now(NEW_YORK).date()
+
+
+def _plan(tracked: list[tuple[int, date | None]], read: IndexRead) -> list[Company]:
+    """Companies with work tonight, in CIK order."""
+    entries = [(day, e) for day, es in sorted(read.entries.items()) for e in es]
+    work = []
+    for cik, synced in tracked:
+        if synced is None:
+            work.append(Company(cik, True))
+            continue
+        mine = [e for day, e in entries if day > synced and e.cik == cik]
+        if mine:
+            work.append(Company(cik, False, tuple(mine)))
+    return work
+
+
+@flow(name="edgar-nightly", log_prints=False)
+def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = None, today: date | None = None,
+                 batch_size: int = 50, insider_history_days: int = 90,
+                 lock_wait: float | None = None) -> dict | Completed:
+    """The incremental nightly over the tracked universe (see the module docstring).
+
+    ``today`` (New York) defaults to now: the run reads the indexes through the day before.
+    Companies are fetched and committed ``batch_size`` at a time, all under one load run; the run
+    holds the writer lock and publishes its build copy at the end (readers never wait)."""
+    from warehouse.db import publishing
+
+    log = get_run_logger()
+    today = today or new_york_today()
+    through = today - timedelta(days=1)
+    client = make_client(replay, cache_dir)
+    sent: list[RequestLog] = []
+    sent_lock = threading.Lock()
+
+    def on_request(r: RequestLog) -> None:
+        with sent_lock:
+            sent.append(r)
+
+    def drain() -> list[RequestLog]:
+        with sent_lock:
+            out, sent[:] = list(sent), []
+        return out
+
+    client.on_request = on_request
+    flow_run_id = str(flow_run.get_id() or "") or None
+    published = db
+    with publishing(published, command=f"nightly (flow run {flow_run_id or '-'})", wait=lock_wait,
+                    on_wait=lambda h: log.warning("waiting for the writer lock of %s, held by %s", published,
+                                                  h.describe() if h else "another process")) as build, \
+            closing(client):
+        db = str(build)
+        run = BatchReport(load_id=start_task(db, flow_run_id))
+        failures: list[FetchFailure] = []
+        advance: dict[date, list[int]] = {}
+        read = IndexRead()
+        days: list[date] = []
+        error: str | None = None
+        try:
+            tracked = plan_task(db)
+            synced = [s for _, s in tracked if s is not None]
+            days = business_days(min(synced), through) if synced else []
+            read = read_indexes_task(client, days) if days else IndexRead()
+            failures += read.failed
+            confirmed = read.confirmed_through(days, None)
+            work = _plan(tracked, read)
+            busy = {c.cik for c in work}
+            asked: set[str] = set()
+            failed_ciks: set[int] = set()
+            for k in range(0, len(work), max(batch_size, 1)):
+                batch = work[k:k + max(batch_size, 1)]
+                got, bad = _run_batch(client, db, batch, today, insider_history_days, asked)
+                failures += [f for f, _ in got.failures]
+                failed_ciks |= bad
+                report = load_batch_task(db, got.items, flow_run_id, run.load_id, drain())
+                rejected = {uri for uri, _ in report.rejected}
+                for item, ciks in zip(got.items, got.owners, strict=True):
+                    uri = item.uri if isinstance(item, Document) else item.doc.uri
+                    if uri in rejected:
+                        failed_ciks |= ciks
+                        if uri.startswith("https://"):
+                            client.evict(uri)  # a rejected body must not stay cached
+                log.info("batch %d: %s", k // max(batch_size, 1) + 1, report.summary())
+                run.add(report)
+            for cik, mark in tracked:
+                if cik in failed_ciks:
+                    continue
+                if mark is None:  # fetched whole tonight: everything public by now is held
+                    advance.setdefault(through, []).append(cik)
+                elif confirmed is not None and (cik in busy or confirmed > mark):
+                    advance.setdefault(confirmed, []).append(cik)
+        except BaseException as exc:
+            error = f"{type(exc).__name__}: {exc}"
+            finish_task(db, run, len(failures), error, drain(), {})
+            raise
+        status, summary = finish_task(db, run, len(failures), None, drain(), advance)
+        result = {"load_id": run.load_id, "status": status, "loaded": run.loaded, "unchanged": run.unchanged,
+                  "rejected": run.rejected, "not_fetched": [(f.what, f.reason) for f in failures],
+                  "row_counts": dict(run.row_counts), "index_days": days, "missing_days": read.missing,
+                  "companies": sorted(busy), "requests": summary.get("requests", 0),
+                  "seconds": summary.get("seconds")}
+        for fail in failures:
+            log.info("not fetched: %s (%s)", fail.what, fail.reason)
+        log.info(summary_line(result))
+        _artifact(result, summary)
+    if status == "failed":
+        failed = RefreshFailed(f"nightly {run.load_id[:8]} failed: none of the {len(failures)} documents asked "
+                               f"for could be fetched (first: {failures[0].what}: {failures[0].reason})")
+        failed.result = result
+        raise failed
+    if status == "partial":
+        return Completed(message=f"partial: {len(run.rejected)} rejected, {len(failures)} not fetched", data=result)
+    return result
+
+
+def _run_batch(client: SecClient, db: str, batch: list[Company], today: date, history_days: int,
+               asked: set[str]) -> tuple[Fetched, set[int]]:
+    """Fetch one batch: submissions first, then what they and the indexes say is missing."""
+    from pipelines.ownership import ownership_archive_path
+    from pipelines.submissions import ownership_filings
+
+    ciks = [c.cik for c in batch]
+    got = fetch_submissions_task(client, ciks, len(ciks))
+    subs = {it.record.cik: it.record for it in got.items
+            if isinstance(it, Parsed) and getattr(it.record, "kind", None) == "submissions"}
+    since = today - timedelta(days=history_days)
+    owned: dict[str, tuple[str, set[int]]] = {}  # accession -> (archive path, ciks)
+    for c in batch:
+        if c.whole and c.cik in subs:
+            for cik, acc, filed in ownership_filings(subs[c.cik]):
+                if filed >= since:
+                    owned.setdefault(acc, (ownership_archive_path(cik, acc), set()))[1].add(c.cik)
+        for e in c.new:
+            if e.form_type.upper() in OWNERSHIP_FORMS and e.accession:
+                owned.setdefault(e.accession, (ownership_archive_path(e.cik, e.accession), set()))[1].add(c.cik)
+    pages_held, held = held_task(db, ciks, sorted(set(owned) - asked))
+    jobs: list[tuple[str, str, Any, set[int]]] = []
+    for c in batch:
+        record = subs.get(c.cik)
+        if _wants_companyfacts(c, record):
+            jobs.append((f"companyfacts {c.cik}", "companyfacts", c.cik, {c.cik}))
+        for name in record.page_names if record is not None else []:
+            if (c.cik, name) not in pages_held:
+                jobs.append((f"submissions page {name}", "page", (name, c.cik), {c.cik}))
+    for acc, (path, owners) in sorted(owned.items()):
+        if acc not in held and acc not in asked:
+            asked.add(acc)
+            jobs.append((f"ownership {acc}", "ownership", (path, acc), owners))
+    if jobs:
+        got.extend(fetch_documents_task(client, jobs, len(jobs)))
+    bad = {cik for _, owners in got.failures for cik in owners}
+    return got, bad
+
+
+def _wants_companyfacts(c: Company, record: Any) -> bool:
+    """Companyfacts change only with XBRL filings: whole, when the submissions list any; else when
+    a new filing is XBRL, or is not in the submissions yet and is not an insider form."""
+    if record is None:
+        return c.whole or any(e.form_type.upper() not in OWNERSHIP_FORMS for e in c.new)
+    table = record.filings
+    xbrl = dict(zip(table.column("accession").to_pylist(), table.column("is_xbrl").to_pylist(), strict=True))
+    if c.whole:
+        return any(xbrl.values())
+    return any(xbrl[e.accession] if e.accession in xbrl else e.form_type.upper() not in OWNERSHIP_FORMS
+               for e in c.new)
+
+
+def summary_line(result: dict) -> str:
+    rows = ", ".join(f"{k}={v}" for k, v in sorted(result["row_counts"].items()) if v) or "no new rows"
+    return (f"nightly {result['load_id'][:8]} {result['status']}: {result['requests']} requests "
+            f"({len(result['index_days'])} daily indexes, {len(result['missing_days'])} missing), "
+            f"{len(result['companies'])} companies fetched; {result['loaded']} documents loaded, "
+            f"{result['unchanged']} unchanged, {len(result['rejected'])} rejected, "
+            f"{len(result['not_fetched'])} not fetched; {rows}; {result['seconds']} s")
+
+
+def _artifact(result: dict, summary: dict) -> None:
+    """The run's cost and yield as a markdown artifact (key edgar-nightly) in the Prefect UI."""
+    lines = ["| measure | value |", "|---|---|",
+             f"| status | {result['status']} |",
+             f"| requests to SEC | {result['requests']} ({summary.get('bytes', 0):,} bytes) |",
+             f"| daily indexes read | {len(result['index_days']) - len(result['missing_days'])} "
+             f"(missing: {', '.join(map(str, result['missing_days'])) or 'none'}) |",
+             f"| companies fetched | {len(result['companies'])} |",
+             f"| documents loaded | {result['loaded']} |",
+             f"| documents unchanged | {result['unchanged']} |",
+             f"| documents rejected | {len(result['rejected'])} |",
+             f"| documents not fetched | {len(result['not_fetched'])} |",
+             f"| duration | {result['seconds']} s |"]
+    rows = ["", "| table | rows added |", "|---|---|"] + [
+        f"| {k} | {v:,} |" for k, v in sorted(result["row_counts"].items()) if v] or []
+    problems = [f"- rejected: {uri}: {reason}" for uri, reason in result["rejected"]] + [
+        f"- not fetched: {what}: {reason}" for what, reason in result["not_fetched"]]
+    markdown = "\n".join([f"# Nightly {result['load_id'][:8]}", "", *lines, *rows,
+                          *(["", "## Problems", *problems] if problems else [])])
+    create_markdown_artifact(markdown=markdown, key="edgar-nightly",
+                             description=f"EDGAR nightly {result['load_id']}")
+
+
+def run_nightly(db: str, **kwargs: Any) -> dict:
+    """Run the nightly flow (ephemeral Prefect when no server is configured)."""
+    from flows.refresh import http_cache_for
+
+    if not kwargs.get("replay") and not kwargs.get("cache_dir"):
+        kwargs["cache_dir"] = str(http_cache_for(db))
+    return nightly_flow(db=str(db), **kwargs)
+
