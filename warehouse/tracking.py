@@ -35,16 +35,23 @@ def track(con: duckdb.DuckDBPyConnection, ciks: Sequence[int], *, tickers: Seque
         return []
     tickers = list(tickers) if tickers is not None else [None] * len(ciks)
     with transaction(con):
-        rows = fetch_all(con, sql("tracking/track"), {"ciks": list(ciks), "tickers": tickers,
-                                                       "by": [by] * len(ciks), "now": utcnow()})
-    return sorted(r[0] for r in rows)
+        before = _tracked_among(con, ciks)
+        con.execute(sql("tracking/track"), {"ciks": list(ciks), "tickers": tickers, "by": [by] * len(ciks),
+                                            "now": utcnow()})
+    return sorted(set(ciks) - before)
+
+
+def _tracked_among(con: duckdb.DuckDBPyConnection, ciks: Sequence[int]) -> set[int]:
+    return {r[0] for r in fetch_all(con, "SELECT cik FROM tracked_companies WHERE list_contains(?, cik)",
+                                    [list(ciks)])}
 
 
 def untrack(con: duckdb.DuckDBPyConnection, ciks: Sequence[int]) -> list[int]:
     """Stop tracking ``ciks`` (what the warehouse holds of them stays); returns those untracked."""
     with transaction(con):
-        gone = fetch_all(con, "DELETE FROM tracked_companies WHERE list_contains(?, cik) RETURNING cik", [list(ciks)])
-    return sorted({r[0] for r in gone})
+        gone = _tracked_among(con, ciks)
+        con.execute("DELETE FROM tracked_companies WHERE list_contains(?, cik)", [list(ciks)])
+    return sorted(gone)
 
 
 def tracked(con: duckdb.DuckDBPyConnection) -> list[Tracked]:
