@@ -217,7 +217,7 @@ def upgrade(con: duckdb.DuckDBPyConnection, root: Path | None = None) -> list[Mi
     with _straight_to_file(con):
         done = apply_migrations(con, root / "migrations")
         apply_definitions(con, root, force=bool(done))
-        _fill_new_tables(con, done)
+        fill_new_tables(con, done)
     return done
 
 
@@ -229,7 +229,9 @@ _FILL_AFTER = {
 }
 
 
-def _fill_new_tables(con: duckdb.DuckDBPyConnection, done: list[Migration]) -> None:
+def fill_new_tables(con: duckdb.DuckDBPyConnection, done: list[Migration]) -> None:
+    """Fill the tables of the migrations just applied (``done``) whose rows a definition computes
+    (see _FILL_AFTER); call it after apply_definitions (a DuckLake upgrade too)."""
     for mig in done:
         if mig.version in _FILL_AFTER:
             _execute(con, _FILL_AFTER[mig.version], mig.path.name)
