@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,10 +44,12 @@ class Difference:
                 f" only-in-first {self.only_a:<6} only-in-second {self.only_b:<6} {self.note}").rstrip()
 
 
-def _export(db: Path, folder: Path, ignore: tuple[str, ...]) -> dict[str, tuple[list[str], int]]:
-    """Every relation of ``db`` to ``folder``/<name>.parquet without the ignored columns."""
+def _export(db: Path | Callable[[], duckdb.DuckDBPyConnection], folder: Path,
+            ignore: tuple[str, ...]) -> dict[str, tuple[list[str], int]]:
+    """Every relation of ``db`` (a file, or a function opening a connection with file access, e.g.
+    to a DuckLake) to ``folder``/<name>.parquet without the ignored columns."""
     folder.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(db), read_only=True)
+    con = db() if callable(db) else duckdb.connect(str(db), read_only=True)
     try:
         con.execute("SET TimeZone = 'UTC'")
         names = [n for (n,) in con.execute(
@@ -65,7 +68,7 @@ def _export(db: Path, folder: Path, ignore: tuple[str, ...]) -> dict[str, tuple[
         con.close()
 
 
-def compare(a: Path, b: Path, ignore: tuple[str, ...] = VOLATILE) -> list[Difference]:
+def compare(a: Path | Callable, b: Path | Callable, ignore: tuple[str, ...] = VOLATILE) -> list[Difference]:
     """One Difference per relation found in either file."""
     with tempfile.TemporaryDirectory(prefix="compare-") as tmp:
         left, right = _export(a, Path(tmp) / "a", ignore), _export(b, Path(tmp) / "b", ignore)

@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 
 from warehouse.errors import DamagedWarehouse, WarehouseError
-from warehouse.lake import connect_lake, lake_config
+from warehouse.lake import connect_lake, is_lake, lake_config, serialise_writes
 from warehouse.publish import (
     INTERACTIVE_WAIT,
     Holder,
@@ -175,9 +175,13 @@ def writer(db_path: str | Path, *, command: str, wait: float | None = None, migr
 
 @contextmanager
 def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
-    """BEGIN ... COMMIT, or ROLLBACK on any error so the warehouse is left exactly as before."""
+    """BEGIN ... COMMIT, or ROLLBACK on any error so the warehouse is left exactly as before.
+    On DuckLake the transaction conflicts with every concurrent write transaction (one of them
+    fails at COMMIT, ``lake.is_conflict``, and is retried by its caller: ``lake.retry_on_conflict``)."""
     con.execute("BEGIN TRANSACTION")
     try:
+        if is_lake(con):
+            serialise_writes(con)
         yield con
     except BaseException:
         con.execute("ROLLBACK")

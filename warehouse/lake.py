@@ -220,26 +220,27 @@ def retry_on_conflict(fn: Callable[[], T], *, attempts: int = CONFLICT_RETRIES) 
 
 # --------------------------------------------------------------------------------------- schema
 
-# What DuckLake refuses in a migration, and what the same statement means without it.
-_STRIP = (
-    (r"\s+DEFAULT\s+nextval\s*\(\s*'[^']*'\s*\)", ""),        # ids come from the ingest path
-    (r"\s+PRIMARY\s+KEY\b(?!\s*\()", ""),                      # column constraint
-    (r"\s+UNIQUE\b(?!\s*\()", ""),
-    (r",\s*(?:CONSTRAINT\s+\w+\s+)?(?:PRIMARY\s+KEY|UNIQUE)\s*\([^)]*\)", ""),  # table constraint
-)
+# What DuckLake refuses in a migration: sequences and indexes (statements dropped), PRIMARY KEY and
+# UNIQUE constraints and sequence defaults (stripped from CREATE TABLE; a key column keeps the NOT NULL
+# its key implied).
 _DROP = re.compile(r"^\s*(CREATE\s+(SEQUENCE|(UNIQUE\s+)?INDEX)|DROP\s+(SEQUENCE|INDEX))\b", re.IGNORECASE)
+_CREATE_TABLE = re.compile(r"^(\s*CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?[\w.\"]+\s*)\((.*)\)\s*$",
+                           re.IGNORECASE | re.DOTALL)
+_TABLE_KEY = re.compile(r"^(?:CONSTRAINT\s+\w+\s+)?(PRIMARY\s+KEY|UNIQUE)\s*\(([^)]*)\)$", re.IGNORECASE)
+_NEXTVAL = re.compile(r"\s+DEFAULT\s+nextval\s*\(\s*'[^']*'\s*\)", re.IGNORECASE)
+_COLUMN_KEY = re.compile(r"\s+(PRIMARY\s+KEY|UNIQUE)\b", re.IGNORECASE)
+_NOT_NULL = re.compile(r"\bNOT\s+NULL\b", re.IGNORECASE)
 
 
-def split_statements(sql: str) -> list[str]:
-    """The statements of a migration file (split at ``;`` outside strings and comments)."""
-    out, cur, i, n = [], [], 0, len(sql)
+def _scan(sql: str, sep: str | None = None) -> list[str]:
+    """Split ``sql`` at ``sep`` outside strings, comments and parentheses (``sep`` None: no split);
+    comments are dropped."""
+    out, cur, depth, i, n = [], [], 0, 0, len(sql)
     while i < n:
         ch = sql[i]
-        if ch == "-" and sql.startswith("--", i):
+        if sql.startswith("--", i):
             j = sql.find("\n", i)
-            j = n if j < 0 else j
-            cur.append(sql[i:j])
-            i = j
+            i = n if j < 0 else j
             continue
         if ch == "'":
             j = i + 1
@@ -248,37 +249,81 @@ def split_statements(sql: str) -> list[str]:
             cur.append(sql[i:j + 1])
             i = j + 1
             continue
-        if ch == ";":
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if sep is not None and ch == sep and depth == 0:
             out.append("".join(cur))
             cur = []
         else:
             cur.append(ch)
         i += 1
     out.append("".join(cur))
-    return [s for s in out if re.sub(r"--[^\n]*", "", s).strip()]
+    return [s.strip() for s in out if s.strip()]
+
+
+def split_statements(sql: str) -> list[str]:
+    """The statements of a migration file, comments removed (split at ``;`` outside strings)."""
+    return _scan(sql, ";")
+
+
+def _create_table(stmt: str) -> str:
+    m = _CREATE_TABLE.match(stmt)
+    if not m:
+        return stmt
+    head, body = m.groups()
+    keyed: set[str] = set()
+    parts = []
+    for part in _scan(body, ","):
+        key = _TABLE_KEY.match(part)
+        if key:
+            if key.group(1).upper().startswith("PRIMARY"):
+                keyed |= {c.strip().strip('"').lower() for c in key.group(2).split(",")}
+            continue
+        part = _NEXTVAL.sub("", part)
+        if re.search(r"\sPRIMARY\s+KEY\b", part, re.IGNORECASE):
+            keyed.add(part.split()[0].strip('"').lower())
+        parts.append(_COLUMN_KEY.sub("", part))
+    parts = [p + " NOT NULL" if p.split()[0].strip('"').lower() in keyed and not _NOT_NULL.search(p) else p
+             for p in parts]
+    return head + "(\n    " + ",\n    ".join(parts) + "\n)"
 
 
 def lake_ddl(sql: str) -> str:
     """A migration as DuckLake accepts it: sequences and indexes dropped, PRIMARY KEY/UNIQUE
-    constraints and sequence defaults stripped; every column, type, NOT NULL and default kept."""
-    kept = []
-    for stmt in split_statements(sql):
-        code = re.sub(r"--[^\n]*", "", stmt)
-        if _DROP.match(code):
-            continue
-        for pattern, repl in _STRIP:
-            code = re.sub(pattern, repl, code, flags=re.IGNORECASE)
-        kept.append(code.strip())
-    return ";\n".join(kept) + (";\n" if kept else "")
+    constraints and sequence defaults stripped (key columns stay NOT NULL); every column, type,
+    NOT NULL and literal default kept; other statements unchanged (comments removed)."""
+    kept = [_create_table(stmt) for stmt in split_statements(sql) if not _DROP.match(stmt)]
+    return "".join(k + ";\n" for k in kept)
 
 
-# The bookkeeping tables warehouse.migrate creates (with a PRIMARY KEY) made first, as DuckLake takes them.
+# Every write transaction on the lake updates this one row first (``serialise_writes``), so any two
+# concurrent write transactions conflict and one of them is retried: the ingest path's reads-then-writes
+# (ids as max + 1, UPDATE-then-anti-join upserts, "already loaded?") stay correct with several writers,
+# as they are with the DuckDB file's one writer. Outside ``main``: not part of the data contract.
+GUARD_SCHEMA = "edgar_lake"
+GUARD = f"{GUARD_SCHEMA}.write_guard"
+
+# The bookkeeping tables warehouse.migrate creates (with a PRIMARY KEY) made first, as DuckLake takes
+# them, and the write guard.
 _BOOKKEEPING = (
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER NOT NULL, name VARCHAR NOT NULL,"
     " sha256 VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)",
     "CREATE TABLE IF NOT EXISTS schema_definitions (name VARCHAR NOT NULL, kind VARCHAR NOT NULL,"
     " sha256 VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)",
+    f"CREATE SCHEMA IF NOT EXISTS {GUARD_SCHEMA}",
+    f"CREATE TABLE IF NOT EXISTS {GUARD} (writes BIGINT NOT NULL)",
+    f"INSERT INTO {GUARD} SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM {GUARD})",
 )
+
+
+def is_lake(con: duckdb.DuckDBPyConnection) -> bool:
+    """True when the connection's default catalog is a DuckLake."""
+    row = con.execute("SELECT type FROM duckdb_databases() WHERE database_name = current_database()").fetchone()
+    return bool(row) and row[0] == "ducklake"
+
+
+def serialise_writes(con: duckdb.DuckDBPyConnection) -> None:
+    """Inside a write transaction on the lake: make it conflict with every concurrent one (see GUARD)."""
+    con.execute(f"UPDATE {GUARD} SET writes = writes + 1")
 
 
 def upgrade_lake(con: duckdb.DuckDBPyConnection) -> list:

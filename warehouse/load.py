@@ -25,6 +25,7 @@ from pipelines.documents import Document, utcnow
 from pipelines.errors import RejectedDocument
 from warehouse.db import fetch_all, fetch_value, transaction
 from warehouse.killpoints import kill_point
+from warehouse.lake import CONFLICT_RETRIES, conflict_pause, is_conflict, retry_on_conflict
 from warehouse.rawstore import RawWriter
 
 
@@ -183,13 +184,16 @@ def reconcile_interrupted(con: duckdb.DuckDBPyConnection) -> list[str]:
         if pid is None or (pid != os.getpid() and not _pid_alive(pid))]
     if not gone:
         return []
-    with transaction(con):
-        for lid, pid in gone:
-            con.execute(
-                "UPDATE load_runs SET status = CASE WHEN documents_loaded + documents_unchanged"
-                " + documents_rejected > 0 THEN 'partial' ELSE 'failed' END,"
-                " error = coalesce(error || '; ', '') || ? WHERE load_id = ?",
-                [f"interrupted: process {pid} on {host} ended before finishing the run", lid])
+
+    def close_them() -> None:
+        with transaction(con):
+            for lid, pid in gone:
+                con.execute(
+                    "UPDATE load_runs SET status = CASE WHEN documents_loaded + documents_unchanged"
+                    " + documents_rejected > 0 THEN 'partial' ELSE 'failed' END,"
+                    " error = coalesce(error || '; ', '') || ? WHERE load_id = ?",
+                    [f"interrupted: process {pid} on {host} ended before finishing the run", lid])
+    retry_on_conflict(close_them)
     return [lid for lid, _ in gone]
 
 
@@ -199,11 +203,14 @@ def start_run(con: duckdb.DuckDBPyConnection, *, command: str, flow_run_id: str 
     host) before anything is loaded, so a run that never finishes cannot look finished."""
     reconcile_interrupted(con)
     load_id = load_id or new_load_id()
-    with transaction(con):
-        con.execute(
-            "INSERT INTO load_runs (load_id, flow_run_id, command, started_at, status, pid, host)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [load_id, flow_run_id, command, utcnow(), RUNNING, os.getpid(), platform.node()])
+
+    def record() -> None:
+        with transaction(con):
+            con.execute(
+                "INSERT INTO load_runs (load_id, flow_run_id, command, started_at, status, pid, host)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [load_id, flow_run_id, command, utcnow(), RUNNING, os.getpid(), platform.node()])
+    retry_on_conflict(record)
     kill_point("run_started")
     return load_id
 
@@ -223,10 +230,13 @@ def finish_run(con: duckdb.DuckDBPyConnection, run: BatchReport, *, not_fetched:
                error: str | None = None) -> str:
     """Give a ``running`` run its final status (see run_status) and finish time; returns the status."""
     status = run_status(run, not_fetched=not_fetched, error=error)
-    with transaction(con):
-        con.execute("UPDATE load_runs SET status = ?, finished_at = ?, documents_not_fetched = ?,"
-                    " error = coalesce(?, error) WHERE load_id = ?",
-                    [status, utcnow(), not_fetched, error, run.load_id])
+
+    def record() -> None:
+        with transaction(con):
+            con.execute("UPDATE load_runs SET status = ?, finished_at = ?, documents_not_fetched = ?,"
+                        " error = coalesce(?, error) WHERE load_id = ?",
+                        [status, utcnow(), not_fetched, error, run.load_id])
+    retry_on_conflict(record)
     kill_point("run_finished")
     run.status = status
     return status
@@ -275,12 +285,12 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
     load_id = load_id or new_load_id()
     started_at = utcnow()
     pending = sorted(items, key=_order)
-    for _attempt in range(len(pending) + 1):
+    conflicts = 0
+    for _attempt in range(len(pending) + 1 + CONFLICT_RETRIES):
         report = BatchReport(load_id=load_id)
         try:
             with transaction(con):
                 _load_items(con, pending, report, raw_dir)
-                refresh_current_facts(con, report)
                 if derive:
                     _derive(con, report)
                 report.status = "partial" if report.rejected else "succeeded"
@@ -290,37 +300,22 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
         except _LoaderRejected as bad:
             pending = [Rejected(it.doc, bad.error, _record_kind(it)) if it is bad.item else it for it in pending]
         except BaseException as exc:
+            if is_conflict(exc) and conflicts < CONFLICT_RETRIES:
+                # DuckLake: another writer committed first; the batch was rolled back: do it again
+                conflicts += 1
+                conflict_pause(conflicts)
+                continue
             failed = BatchReport(load_id=load_id, status="failed")
-            with transaction(con):
-                _write_run(con, failed, command=command, flow_run_id=flow_run_id, started_at=started_at,
-                           error=f"{type(exc).__name__}: {exc}")
+            retry_on_conflict(lambda f=failed, e=exc: _record_failed(con, f, command, flow_run_id, started_at, e))
             raise
     raise AssertionError("unreachable: every retry rejects one more document")
 
 
-def current_facts_scope(con: duckdb.DuckDBPyConnection, report: BatchReport) -> list[int]:
-    """Companies whose current facts this batch may have changed: those whose facts or filings it
-    changed, and those whose facts cite an accession of a filing it inserted (a co-registrant's
-    facts take the acceptance time from another company's submissions)."""
-    ciks = set(report.ciks)
-    if report.row_counts.get("filings") and report.document_ids:
-        ciks |= {c for (c,) in fetch_all(
-            con, "SELECT DISTINCT x.cik FROM facts x SEMI JOIN (SELECT DISTINCT accession FROM filings"
-                 " WHERE list_contains($docs, source_document_id) AND acceptance_time IS NOT NULL) b"
-                 " ON b.accession = x.accession WHERE NOT list_contains($ciks, x.cik)",
-            {"docs": sorted(report.document_ids), "ciks": sorted(ciks)})}
-    return sorted(ciks)
-
-
-def refresh_current_facts(con: duckdb.DuckDBPyConnection, report: BatchReport) -> None:
-    """Recompute facts_current_rows for the companies this batch changed (inside its transaction)."""
-    from warehouse.sqlfiles import sql
-
-    ciks = current_facts_scope(con, report)
-    if not ciks:
-        return
-    for statement in (s for s in sql("companyfacts/current_facts").split(";\n") if s.strip()):
-        con.execute(statement, {"ciks": ciks})
+def _record_failed(con, failed: BatchReport, command: str, flow_run_id: str | None, started_at,
+                   exc: BaseException) -> None:
+    with transaction(con):
+        _write_run(con, failed, command=command, flow_run_id=flow_run_id, started_at=started_at,
+                   error=f"{type(exc).__name__}: {exc}")
 
 
 def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport) -> None:
