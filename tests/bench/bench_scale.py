@@ -9,8 +9,9 @@ members of ~5,300 facts, ~100M facts), then loads them into a fresh warehouse in
 committing every ``--batch-size`` documents (``edgar-warehouse load --batch-size``, or
 ``--command bootstrap`` for the bootstrap command), and prints:
 
-* facts/s of every batch (time between the CLI's per-batch lines; the first batch also pays the
-  process start and the migrations) and the last/first batch cost ratio per fact (goal <= 1.5);
+* facts/s of every batch, wall and CPU (time between the CLI's per-batch lines, and the CPU of its
+  process tree meanwhile, steadier on a shared box; the first batch also pays the process start and
+  the migrations) and the last/first batch cost ratio per fact (goal <= 1.5);
 * wall time and facts/s of the whole load; peak RSS of the largest process (ru_maxrss) and of the
   whole process tree (sampled every 0.2 s from /proc), goal < 2 GB.
 
@@ -57,37 +58,42 @@ def build(work: Path, scale: str) -> Path:
     return folder
 
 
-def tree_rss_mb(root: int) -> float:
-    """Resident MB of ``root`` and all its descendants (from /proc; shared pages counted per process)."""
+def tree_stats(root: int) -> tuple[float, float]:
+    """(resident MB, CPU seconds) of ``root`` and all its live descendants, from /proc. CPU counts
+    each process's own time and that of its children it has reaped (a finished parser process);
+    resident memory counts shared pages once per process."""
     children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
+    stat: dict[int, tuple[int, int]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
+                fields = fh.read().rsplit(b")", 1)[1].split()  # fields[0] is the state (field 3)
         except OSError:
             continue
         pid = int(entry)
-        children.setdefault(int(fields[1]), []).append(pid)  # fields[1] is ppid (after state)
-        rss[pid] = int(fields[21])  # rss in pages
-    total, todo = 0, [root]
+        children.setdefault(int(fields[1]), []).append(pid)  # ppid
+        stat[pid] = (int(fields[21]), sum(int(f) for f in fields[11:15]))  # rss pages; u+s+cu+cs ticks
+    pages = ticks = 0
+    todo = [root]
     while todo:
         pid = todo.pop()
-        total += rss.get(pid, 0)
+        rss, cpu = stat.get(pid, (0, 0))
+        pages, ticks = pages + rss, ticks + cpu
         todo.extend(children.get(pid, []))
-    return total * os.sysconf("SC_PAGE_SIZE") / 2**20
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20, ticks / os.sysconf("SC_CLK_TCK")
 
 
 WRAPPER = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); "
-           "print(f'MAXRSS_KB {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}', file=sys.stderr); "
+           "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+           "print(f'MAXRSS_KB {u.ru_maxrss} CPU_S {u.ru_utime + u.ru_stime}', file=sys.stderr); "
            "sys.exit(r.returncode)")
 
 
 def run_cli(args: list[str], *, echo: bool = False) -> dict:
-    """Run the CLI; return wall seconds, the per-batch (seconds since start, facts) lines, exit code,
-    peak RSS of its largest process and of its whole process tree (MB)."""
+    """Run the CLI; return wall seconds, the per-batch (wall s since start, CPU s since start, facts)
+    lines, exit code, peak RSS of its largest process and of its whole process tree (MB)."""
     cmd = [sys.executable, "-c", WRAPPER, CLI, *args]
     t0 = time.perf_counter()
     # per-batch lines come on stderr (err.print), the run's final summary on stdout: kept apart
@@ -97,33 +103,33 @@ def run_cli(args: list[str], *, echo: bool = False) -> dict:
 
     def sample() -> None:
         while not stop.wait(0.2):
-            peak[0] = max(peak[0], tree_rss_mb(proc.pid))
+            peak[0] = max(peak[0], tree_stats(proc.pid)[0])
 
     stdout: list[str] = []
     threads = [threading.Thread(target=sample, daemon=True),
                threading.Thread(target=lambda: stdout.extend(proc.stdout or []), daemon=True)]
     for t in threads:
         t.start()
-    batches: list[tuple[float, int]] = []
-    maxrss_kb, tail = 0, []
+    batches: list[tuple[float, float, int]] = []
+    maxrss_kb, cpu_s, tail = 0, 0.0, []
     assert proc.stderr is not None
     for line in proc.stderr:
         now = time.perf_counter() - t0
         if line.startswith("MAXRSS_KB "):
-            maxrss_kb = int(line.split()[1])
+            maxrss_kb, cpu_s = int(line.split()[1]), float(line.split()[3])
             continue
         tail = (tail + [line.rstrip()])[-5:]
         if echo:
             print("    | " + line.rstrip())
         if BATCH_LINE.search(line):
             m = FACTS.search(line)
-            batches.append((now, int(m.group(1)) if m else 0))
+            batches.append((now, tree_stats(proc.pid)[1], int(m.group(1)) if m else 0))
     rc = proc.wait()
     stop.set()
     for t in threads:
         t.join()
     tail = (tail + [line.rstrip() for line in stdout])[-5:]
-    return {"wall": time.perf_counter() - t0, "batches": batches, "rc": rc, "tail": tail,
+    return {"wall": time.perf_counter() - t0, "cpu": cpu_s, "batches": batches, "rc": rc, "tail": tail,
             "max_rss_mb": maxrss_kb / 1024, "tree_rss_mb": peak[0]}
 
 
@@ -145,18 +151,22 @@ def bulk(work: Path, scale: str, batch_size: int, command: str, echo: bool) -> P
     r = run_cli(load_args(db, folder, batch_size, command), echo=echo)
     if r["rc"] not in (0,):
         print(f"  CLI exit code {r['rc']}; last lines:\n    " + "\n    ".join(r["tail"]))
-    facts = sum(f for _, f in r["batches"])
-    prev, costs = 0.0, []
-    for n, (at, f) in enumerate(r["batches"], 1):
-        secs = at - prev
-        prev = at
-        costs.append(secs / f if f else float("nan"))
-        print(f"  batch {n:3d}: {f:>10,} facts in {secs:7.2f} s = {f / secs if secs else 0:>10,.0f} facts/s")
+    facts = sum(f for _, _, f in r["batches"])
+    prev_wall = prev_cpu = 0.0
+    costs = []
+    for n, (at, cpu_at, f) in enumerate(r["batches"], 1):
+        secs, cpu = at - prev_wall, cpu_at - prev_cpu
+        prev_wall, prev_cpu = at, cpu_at
+        costs.append((secs / f, cpu / f) if f else (float("nan"), float("nan")))
+        print(f"  batch {n:3d}: {f:>10,} facts in {secs:7.2f} s wall = {f / secs if secs else 0:>9,.0f} facts/s; "
+              f"{cpu:7.2f} s CPU = {f / cpu if cpu else 0:>9,.0f} facts/CPU-s")
     if len(costs) >= 2:
-        first, second, last = costs[0], costs[1], costs[-1]
-        print(f"  per-fact cost last/first batch {last / first:.2f} (goal <= {GOAL_RATIO}; the first batch "
-              f"includes process start and migrations); last/second {last / second:.2f}")
-    print(f"  {scale}x total: {facts:,} facts in {r['wall']:.1f} s wall = {facts / r['wall']:,.0f} facts/s; "
+        (fw, fc), (sw, sc), (lw, lc) = costs[0], costs[1], costs[-1]
+        print(f"  per-fact cost, last batch / first: {lw / fw:.2f} wall, {lc / fc:.2f} CPU (goal <= {GOAL_RATIO}; "
+              f"the first batch also pays the process start and migrations); last / second: {lw / sw:.2f} wall, "
+              f"{lc / sc:.2f} CPU")
+    print(f"  {scale}x total: {facts:,} facts in {r['wall']:.1f} s wall = {facts / r['wall']:,.0f} facts/s, "
+          f"{r['cpu']:.1f} s CPU; "
           f"peak RSS {r['max_rss_mb']:,.0f} MB largest process, {r['tree_rss_mb']:,.0f} MB process tree "
           f"(goal < {GOAL_RSS_MB} MB)")
     return db
@@ -192,17 +202,19 @@ def changed_company(src: Path, out: Path) -> Path:
 def incremental(work: Path, db: Path, folder: Path, reload_docs: int) -> None:
     print(f"incremental, on {db.name}:")
     base = run_cli(["--db", str(db), "init"])
-    print(f"  a CLI process that only opens the warehouse (init): {base['wall']:.2f} s wall")
+    print(f"  a CLI process that only opens the warehouse (init): {base['wall']:.2f} s wall, {base['cpu']:.2f} s CPU")
     members = sorted(folder.glob("CIK*.json"))
     changed = changed_company(members[0], work / "changed" / members[0].name)
     r = run_cli(["--db", str(db), "load", str(changed)])
     print(f"  one changed company ({changed.name}: 1 new accession, 1 new fact, 1 restated value): "
-          f"{r['wall']:.2f} s wall (goal < {GOAL_CHANGED_S} s); exit {r['rc']}; {r['tail'][-1] if r['tail'] else ''}")
+          f"{r['wall']:.2f} s wall, {r['cpu']:.2f} s CPU (goal < {GOAL_CHANGED_S} s); exit {r['rc']}; "
+          f"{r['tail'][-1] if r['tail'] else ''}")
     docs = [str(p) for p in members[1:reload_docs + 1]]
     r = run_cli(["--db", str(db), "load", *docs])
-    print(f"  unchanged reload of {len(docs)} documents: {r['wall']:.2f} s wall = {r['wall'] / len(docs):.3f} s "
-          f"per document, {(r['wall'] - base['wall']) / len(docs):.3f} s beyond the process start "
-          f"(goal < {GOAL_UNCHANGED_S} s); exit {r['rc']}")
+    print(f"  unchanged reload of {len(docs)} documents: {r['wall']:.2f} s wall, {r['cpu']:.2f} s CPU = "
+          f"{r['wall'] / len(docs):.3f} s wall per document; beyond the bare process start "
+          f"{(r['wall'] - base['wall']) / len(docs):.3f} s wall, {(r['cpu'] - base['cpu']) / len(docs):.3f} s CPU "
+          f"per document (goal < {GOAL_UNCHANGED_S} s); exit {r['rc']}")
 
 
 def main(argv: list[str] | None = None) -> int:
