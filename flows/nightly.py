@@ -132,6 +132,7 @@ def _parallel(jobs: list[tuple[Callable[[], Any], set[int]]], out: Fetched) -> N
 
 
 RETRIES = 2
+RETRY_DELAYS = [30.0, 660.0]  # seconds; the second waits out SEC's 10-minute throttle block
 
 
 @dataclass
@@ -184,7 +185,7 @@ def plan_task(db: str) -> list[tuple[int, date | None]]:
         return [(t.cik, t.synced_through) for t in tracked(con)]
 
 
-@task(name="read-daily-indexes", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=[30, 660],
+@task(name="read-daily-indexes", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=RETRY_DELAYS,
       retry_condition_fn=_transient_only)
 def read_indexes_task(client: SecClient, days: list[date]) -> IndexRead:
     """EDGAR's daily form.idx of each day; a missing one (404/403) is not an error."""
@@ -204,7 +205,7 @@ def read_indexes_task(client: SecClient, days: list[date]) -> IndexRead:
     return read
 
 
-@task(name="fetch-submissions", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=[30, 660],
+@task(name="fetch-submissions", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=RETRY_DELAYS,
       retry_condition_fn=_transient_only, task_run_name="submissions of {n} companies")
 def fetch_submissions_task(client: SecClient, ciks: list[int], n: int) -> Fetched:
     """The main submissions file of each company of the batch, parsed (pages and filings are read
@@ -216,7 +217,7 @@ def fetch_submissions_task(client: SecClient, ciks: list[int], n: int) -> Fetche
     return out
 
 
-@task(name="fetch-documents", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=[30, 660],
+@task(name="fetch-documents", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=RETRY_DELAYS,
       retry_condition_fn=_transient_only, task_run_name="{n} documents")
 def fetch_documents_task(client: SecClient, jobs: list[tuple[str, str, Any, set[int]]], n: int) -> Fetched:
     """Companyfacts, submissions pages and Forms 3/4/5 of the batch: (what, how, argument, ciks)."""
@@ -313,15 +314,19 @@ def _plan(tracked: list[tuple[int, date | None]], read: IndexRead) -> list[Compa
 @flow(name="edgar-nightly", log_prints=False)
 def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = None, today: date | None = None,
                  batch_size: int = 50, insider_history_days: int = 90,
-                 lock_wait: float | None = None) -> dict | Completed:
+                 lock_wait: float | None = None, retry_delays: list[float] | None = None) -> dict | Completed:
     """The incremental nightly over the tracked universe (see the module docstring).
 
     ``today`` (New York) defaults to now: the run reads the indexes through the day before.
     Companies are fetched and committed ``batch_size`` at a time, all under one load run; the run
-    holds the writer lock and publishes its build copy at the end (readers never wait)."""
+    holds the writer lock and publishes its build copy at the end (readers never wait).
+    ``retry_delays`` (seconds before each Prefect retry of a batch) defaults to RETRY_DELAYS."""
     from warehouse.db import publishing
 
     log = get_run_logger()
+    delays = RETRY_DELAYS if retry_delays is None else list(retry_delays)
+    tasks = _Tasks(*(t.with_options(retry_delay_seconds=delays) for t in (
+        read_indexes_task, fetch_submissions_task, fetch_documents_task)))
     today = today or new_york_today()
     through = today - timedelta(days=1)
     client = make_client(replay, cache_dir)
@@ -355,7 +360,7 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
             tracked = plan_task(db)
             synced = [s for _, s in tracked if s is not None]
             days = business_days(min(synced), through) if synced else []
-            read = read_indexes_task(client, days) if days else IndexRead()
+            read = tasks.indexes(client, days) if days else IndexRead()
             failures += read.failed
             confirmed = read.confirmed_through(days, None)
             work = _plan(tracked, read)
@@ -364,7 +369,7 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
             failed_ciks: set[int] = set()
             for k in range(0, len(work), max(batch_size, 1)):
                 batch = work[k:k + max(batch_size, 1)]
-                got, bad = _run_batch(client, db, batch, today, insider_history_days, asked)
+                got, bad = _run_batch(tasks, client, db, batch, today, insider_history_days, asked)
                 failures += [f for f, _ in got.failures]
                 failed_ciks |= bad
                 report = load_batch_task(db, got.items, flow_run_id, run.load_id, drain())
@@ -408,14 +413,23 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
     return result
 
 
-def _run_batch(client: SecClient, db: str, batch: list[Company], today: date, history_days: int,
+@dataclass(frozen=True)
+class _Tasks:
+    """The fetching tasks of a run, with its retry delays."""
+
+    indexes: Any
+    submissions: Any
+    documents: Any
+
+
+def _run_batch(tasks: _Tasks, client: SecClient, db: str, batch: list[Company], today: date, history_days: int,
                asked: set[str]) -> tuple[Fetched, set[int]]:
     """Fetch one batch: submissions first, then what they and the indexes say is missing."""
     from pipelines.ownership import ownership_archive_path
     from pipelines.submissions import ownership_filings
 
     ciks = [c.cik for c in batch]
-    got = fetch_submissions_task(client, ciks, len(ciks))
+    got = tasks.submissions(client, ciks, len(ciks))
     subs = {it.record.cik: it.record for it in got.items
             if isinstance(it, Parsed) and getattr(it.record, "kind", None) == "submissions"}
     since = today - timedelta(days=history_days)
@@ -442,7 +456,7 @@ def _run_batch(client: SecClient, db: str, batch: list[Company], today: date, hi
             asked.add(acc)
             jobs.append((f"ownership {acc}", "ownership", (path, acc), owners))
     if jobs:
-        got.extend(fetch_documents_task(client, jobs, len(jobs)))
+        got.extend(tasks.documents(client, jobs, len(jobs)))
     bad = {cik for _, owners in got.failures for cik in owners}
     return got, bad
 
@@ -464,7 +478,8 @@ def summary_line(result: dict) -> str:
     rows = ", ".join(f"{k}={v}" for k, v in sorted(result["row_counts"].items()) if v) or "no new rows"
     return (f"nightly {result['load_id'][:8]} {result['status']}: {result['requests']} requests "
             f"({len(result['index_days'])} daily indexes, {len(result['missing_days'])} missing), "
-            f"{len(result['companies'])} companies fetched; {result['loaded']} documents loaded, "
+            f"{len(result['companies'])} compan{'y' if len(result['companies']) == 1 else 'ies'} fetched; "
+            f"{result['loaded']} documents loaded, "
             f"{result['unchanged']} unchanged, {len(result['rejected'])} rejected, "
             f"{len(result['not_fetched'])} not fetched; {rows}; {result['seconds']} s")
 

@@ -120,5 +120,5 @@ def status_sections(con: duckdb.DuckDBPyConnection) -> list[tuple[str, Result]]:
         out.append(("Tracked companies", universe))
     costs = run_named(con, "tracking/run_requests")
     if costs.rows:
-        out.append(("Requests to SEC of recent runs", costs))
+        out.append(("Recent runs: requests to SEC and what they brought", costs))
     return out

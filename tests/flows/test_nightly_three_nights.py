@@ -92,7 +92,7 @@ def test_three_nights_cost_exactly_what_changed(prefect_harness, tmp_path):
     # status shows what each night cost; the Prefect UI has the same as an artifact per run.
     shown = cli.invoke(app, ["--db", str(db), "status"])
     assert shown.exit_code == 0, shown.output
-    assert "Requests to SEC of recent runs" in shown.output and "Tracked companies" in shown.output
+    assert "Recent runs: requests to SEC" in shown.output and "Tracked companies" in shown.output
     assert _artifact_of(n3["load_id"], db).count("| requests to SEC | 1 (") == 1
 
 
