@@ -28,7 +28,7 @@ _PAGE_NAME = re.compile(r"CIK(\d{10})-submissions-\d{3}\.json", re.IGNORECASE)
 
 
 def _file_name(doc: Document) -> str:
-    name = PurePosixPath(doc.uri.split("?")[0]).name
+    name = PurePosixPath(doc.uri.split("?")[0]).name.rpartition(":")[2]  # a zip member: "x.zip:CIK...json"
     return name[:-3] if name.endswith(".gz") else name
 
 
