@@ -8,8 +8,6 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Iterator
-from dataclasses import replace
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
@@ -18,14 +16,20 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
-from pipelines.documents import Document, read_local_document
-from pipelines.errors import ConfigError, EdgarError, RejectedDocument
+from pipelines.errors import ConfigError, EdgarError
 from pipelines.sec_client import resolve_user_agent
 from warehouse.db import WarehouseError, default_db_path, raw_dir_for, reader, writer
-from warehouse.load import BatchReport, Rejected
+from warehouse.load import BatchReport
 from warehouse.migrate import applied_migrations
 from warehouse.publish import Holder, current_writer
 from warehouse.queries import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, Result, run_named, run_query, status_sections
@@ -106,7 +110,7 @@ def init() -> None:
 
 
 @command()
-def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz accepted); kind detected from content.")],
+def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz accepted), folders (walked recursively) or zips (every member); kind detected from content.")],
          accession: Annotated[str | None, typer.Option(help="Accession for a single ownership XML whose name carries none.")] = None,
          batch_size: Annotated[int, typer.Option(help="Commit every N documents (bulk loads); 0 = the whole run in one transaction.")] = 0,
          task_runner: Annotated[str, typer.Option(help="Parse fan-out: `local` (a process per core, no Prefect) or `dask` (a Prefect flow on Dask workers; flows/scale.py).")] = "local",
@@ -114,29 +118,57 @@ def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz 
          dask_address: Annotated[str | None, typer.Option(help="Dask: scheduler address (tcp://host:8786) instead of a local cluster.")] = None) -> None:
     """Load local SEC files (companyfacts, submissions and pages, tickers, Forms 3/4/5) in one run.
 
-    Files already loaded (same bytes) are skipped before parsing; the others are parsed in a process
-    per core; by default the whole run commits in one transaction."""
-    from warehouse.ingest import ingest
-
+    Folders are walked recursively and zips (SEC's companyfacts.zip, submissions.zip) read member by
+    member. Files already loaded (same bytes) are skipped before parsing; the others are parsed in a
+    process per core; by default the whole run commits in one transaction."""
     files = list(paths)
-    if accession and len(files) != 1:
+    if accession and (len(files) != 1 or not Path(files[0]).is_file()):
         fail("--accession names the accession of ONE file", EXIT_USAGE)
-    for path in files:
-        if not Path(path).is_file():
-            fail(f"{path}: no such file")
     if task_runner != "local":
+        for path in files:
+            if not Path(path).is_file():
+                fail(f"{path}: no such file (--task-runner {task_runner} loads files; folders and zips: local)")
         return _load_scaled(files, accession, batch_size, task_runner, dask_workers, dask_address)
-    with writer(State.db, command="load", on_wait=_waiting) as con:
-        with _progress() as progress:
-            task = progress.add_task("loading", total=len(files))
+    _bulk_load(files, command="load", batch_size=batch_size, accession=accession)
+
+
+@command()
+def bootstrap(
+    companyfacts_zip: Annotated[Path, typer.Option("--companyfacts-zip", help="SEC's companyfacts.zip (or a folder of its members).")],
+    submissions_zip: Annotated[Path | None, typer.Option("--submissions-zip", help="SEC's submissions.zip, pages included (or a folder).")] = None,
+    batch_size: Annotated[int, typer.Option(help="Commit every N members (bounds memory; a killed run resumes after the last commit).")] = 100,
+) -> None:
+    """Bulk-load SEC's nightly companyfacts.zip (and submissions.zip), streamed member by member.
+
+    Resumable: members already loaded (same bytes, by sha256) are skipped before parsing, so a
+    killed bootstrap run again converges. A bad member is rejected by name and the rest loads."""
+    if batch_size <= 0:
+        fail("--batch-size must be at least 1: a bootstrap commits in batches", EXIT_USAGE)
+    _bulk_load([p for p in (submissions_zip, companyfacts_zip) if p], command="bootstrap", batch_size=batch_size)
+
+
+def _bulk_load(paths: list[Path], *, command: str, batch_size: int, accession: str | None = None) -> None:
+    """Stream every member of ``paths`` through the ingest path as one run, with progress and ETA."""
+    from flows.bootstrap import bootstrap as run_bootstrap
+    from flows.bootstrap import total_members
+
+    for path in paths:
+        if not Path(path).exists():
+            fail(f"{path}: no such file or folder")
+    total = total_members(paths)
+    with writer(State.db, command=command, on_wait=_waiting) as con:
+        with _progress(eta=True) as progress:
+            task = progress.add_task(command, total=total)
 
             def done(report: BatchReport, n: int) -> None:
                 progress.advance(task, n)
                 if batch_size:
-                    err.print(report.summary(), highlight=False)
+                    t = progress.tasks[task]
+                    eta = f", about {t.time_remaining:,.0f} s left" if t.time_remaining is not None else ""
+                    err.print(f"{int(t.completed):,}/{total:,} members{eta}: {report.summary()}", highlight=False)
 
-            run = ingest(con, _read_files(files, accession), raw_dir=raw_dir_for(State.db), command="load",
-                         batch_size=batch_size, on_batch=done)
+            run = run_bootstrap(con, paths, raw_dir=raw_dir_for(State.db), command=command, batch_size=batch_size,
+                                accession=accession, on_batch=done)
     out.print(run.summary())
     for uri, reason in run.rejected:
         err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
@@ -160,18 +192,6 @@ def _load_scaled(files: list[Path], accession: str | None, batch_size: int, task
         err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
     if result["rejected"]:
         raise typer.Exit(EXIT_PARTIAL)
-
-
-def _read_files(paths: list[Path], accession: str | None) -> Iterator[Document | Rejected]:
-    """Local files as Documents, read lazily (one batch in memory); an unreadable file or a corrupt
-    gzip becomes Rejected (recorded; the rest loads)."""
-    for path in paths:
-        try:
-            doc = read_local_document(path)
-        except RejectedDocument as exc:
-            yield Rejected(Document(uri=str(path), origin="file", body=b""), exc)
-            continue
-        yield replace(doc, accession=accession) if accession else doc
 
 
 @command()
@@ -579,9 +599,11 @@ def print_result(result: Result, fmt: Format, *, limit: int = 0, title: str | No
         out.print(f"({len(result.rows) - limit} more rows; use --limit 0 or --format csv)")
 
 
-def _progress() -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=err, transient=True, disable=not err.is_terminal)
+def _progress(*, eta: bool = False) -> Progress:
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+    if eta:
+        columns.append(TimeRemainingColumn())
+    return Progress(*columns, console=err, transient=True, disable=not err.is_terminal)
 
 
 def main() -> None:

@@ -1,0 +1,51 @@
+"""The bulk bootstrap: SEC's companyfacts.zip / submissions.zip (or folders of members) into the warehouse.
+
+Members are streamed one at a time (``pipelines.archive``), go through the one ingest path
+(``warehouse.ingest.ingest``: a member whose bytes are already loaded is found by sha256 and
+skipped before parsing; the others are parsed in a process per core) and commit every
+``batch_size`` members under one load run. A bad member (an HTML page, truncated JSON, a corrupt
+zip entry) is recorded as a rejected document named ``<zip>:<member>`` and the rest loads. A run
+that is killed keeps its committed batches; run again, it skips them and converges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from pipelines.archive import count_members, documents
+from pipelines.documents import Document
+from pipelines.errors import RejectedDocument
+from warehouse.ingest import ingest
+from warehouse.load import BatchReport, Rejected
+
+DEFAULT_BATCH_SIZE = 100  # members per commit: bounds memory (bodies + records of one batch)
+
+
+def items(paths: Iterable[Path], *, accession: str | None = None) -> Iterator[Document | Rejected]:
+    """Ingest items for every member of ``paths``, lazily: Documents (with ``accession`` when given),
+    or Rejected for a member that could not even be read (named; recorded by the ingest path)."""
+    for doc in documents(paths):
+        if isinstance(doc, RejectedDocument):
+            yield Rejected(Document(uri=doc.document, origin="file", body=b""), doc)
+        else:
+            yield replace(doc, accession=accession) if accession else doc
+
+
+def bootstrap(con: Any, paths: list[Path], *, raw_dir: Path, command: str = "bootstrap",
+              batch_size: int = DEFAULT_BATCH_SIZE, workers: int | None = None, accession: str | None = None,
+              on_batch: Callable[[BatchReport, int], None] | None = None) -> BatchReport:
+    """Load every member of ``paths`` (zips, folders, files) as ONE run committing every
+    ``batch_size`` members; ``on_batch(report, members)`` after each commit. Returns the run's totals."""
+    missing = [str(p) for p in paths if not Path(p).exists()]
+    if missing:
+        raise FileNotFoundError(f"no such file or folder: {', '.join(missing)}")
+    return ingest(con, items(paths, accession=accession), raw_dir=raw_dir, command=command, batch_size=batch_size,
+                  workers=workers, on_batch=on_batch)
+
+
+def total_members(paths: list[Path]) -> int:
+    """How many members the bootstrap of ``paths`` will go through (for progress and ETA)."""
+    return count_members(paths)
