@@ -156,7 +156,8 @@ def _bulk_load(paths: list[Path], *, command: str, batch_size: int, accession: s
         if not Path(path).exists():
             fail(f"{path}: no such file or folder")
     total = total_members(paths)
-    with writer(State.db, command=command, on_wait=_waiting) as con:
+    # bootstrap: a killed run's build (its committed batches) is carried on from, not redone
+    with writer(State.db, command=command, on_wait=_waiting, resume=command == "bootstrap") as con:
         with _progress(eta=True) as progress:
             task = progress.add_task(command, total=total)
 

@@ -126,7 +126,7 @@ def reader(db_path: str | Path, *, sandboxed: bool = True) -> Iterator[duckdb.Du
 
 @contextmanager
 def publishing(db_path: str | Path, *, command: str, wait: float | None = None,
-               on_wait: Callable[[Holder | None], None] | None = None) -> Iterator[Path]:
+               on_wait: Callable[[Holder | None], None] | None = None, resume: bool = False) -> Iterator[Path]:
     """Hold the writer lock of ``db_path`` and yield the path of a private build copy of it; when the
     block ends, publish the copy by atomic rename (readers see the whole run at once, or nothing).
 
@@ -134,7 +134,8 @@ def publishing(db_path: str | Path, *, command: str, wait: float | None = None,
     connection must be closed by the end. What the block committed is published even when it
     ends with an error (the failing transaction has rolled back; ``load_runs`` says how the run
     ended); a killed process publishes nothing and its build is discarded by the next writer.
-    ``wait`` defaults to ``$EDGAR_WAREHOUSE_LOCK_WAIT``, else 30 s.
+    ``wait`` defaults to ``$EDGAR_WAREHOUSE_LOCK_WAIT``, else 30 s. ``resume`` (the bulk bootstrap)
+    carries on from the build a killed run of the same command left (see ``prepare_build``).
 
     On DuckLake there is nothing to lock or publish: the block gets the published path back and its
     connections open the lake, whose commits are the publication (snapshots)."""
@@ -144,7 +145,7 @@ def publishing(db_path: str | Path, *, command: str, wait: float | None = None,
         return
     wait = lock_wait(INTERACTIVE_WAIT) if wait is None else wait
     with writer_lock(db, command=command, wait=wait, on_wait=on_wait):
-        build = prepare_build(db)
+        build = prepare_build(db, command=command, resume=resume)
         try:
             yield build
         except BaseException:
@@ -154,16 +155,18 @@ def publishing(db_path: str | Path, *, command: str, wait: float | None = None,
                 discard_build(db)
             raise
         if not build.exists():  # the block created nothing (e.g. a new file it decided not to make)
+            discard_build(db)  # (its bookkeeping)
             return
         publish_build(db)
 
 
 @contextmanager
 def writer(db_path: str | Path, *, command: str, wait: float | None = None, migrate: bool = True,
-           on_wait: Callable[[Holder | None], None] | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+           on_wait: Callable[[Holder | None], None] | None = None,
+           resume: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
     """A read-write connection to a private build copy of ``db_path`` (migrated), under the writer
     lock; leaving the block checkpoints, closes and publishes it (see ``publishing``)."""
-    with publishing(db_path, command=command, wait=wait, on_wait=on_wait) as build:
+    with publishing(db_path, command=command, wait=wait, on_wait=on_wait, resume=resume) as build:
         con = connect(build, migrate=migrate)
         try:
             yield con

@@ -191,22 +191,50 @@ def wal_of(path: Path) -> Path:
     return path.with_name(path.name + ".wal")
 
 
+def base_path_for(db_path: str | Path) -> Path:
+    """edgar.duckdb -> edgar.duckdb.build.base: which published file (and command) the build was made from."""
+    build = build_path_for(db_path)
+    return build.with_name(build.name + ".base")
+
+
+def _base(db: Path, command: str) -> str:
+    """What a build is a copy of: the published file's identity (inode, size, mtime) and the command."""
+    try:
+        st = db.stat()
+        ident = [st.st_ino, st.st_size, st.st_mtime_ns]
+    except FileNotFoundError:
+        ident = None
+    return json.dumps({"published": ident, "command": command})
+
+
 def discard_build(db_path: str | Path) -> None:
     """Remove a build file (and its WAL and spill folder) left by a writer that did not publish."""
     build = build_path_for(db_path)
-    _remove(build, wal_of(build), build.with_name(build.name + ".tmp"))
+    _remove(build, wal_of(build), build.with_name(build.name + ".tmp"), base_path_for(db_path))
 
 
-def prepare_build(db_path: str | Path) -> Path:
+def prepare_build(db_path: str | Path, *, command: str = "", resume: bool = False) -> Path:
     """Discard any stale build, then copy the published file (and a WAL left by an older version
-    of this program) to the build path. Call only while holding the writer lock."""
+    of this program) to the build path. Call only while holding the writer lock.
+
+    ``resume`` (the bulk bootstrap): a build left by a killed run of the same ``command``, copied
+    from the very file still published, is kept and carried on from: its committed batches (DuckDB
+    replays their WAL) are not redone, and it is published whole when this run ends."""
     db = Path(db_path)
     build = build_path_for(db)
+    base = base_path_for(db)
+    try:
+        same = resume and build.exists() and base.read_text() == _base(db, command)
+    except OSError:
+        same = False
+    if same:
+        return build
     discard_build(db)
     if db.exists():
         _copy_file(db, build)
         if wal_of(db).exists():
             _copy_file(wal_of(db), wal_of(build))
+    base.write_text(_base(db, command))
     return build
 
 
@@ -224,4 +252,4 @@ def publish_build(db_path: str | Path) -> None:
     wal_of(db).unlink(missing_ok=True)
     os.replace(build, db)
     _fsync_path(db.parent)
-    _remove(build.with_name(build.name + ".tmp"))
+    _remove(build.with_name(build.name + ".tmp"), base_path_for(db))

@@ -158,3 +158,19 @@ def test_a_killed_bootstrap_rerun_converges_to_the_clean_state(tmp_path, kill_at
     assert "2 loaded, 2 unchanged, 0 rejected" in rerun.stdout  # batches 1-2 had committed, batch 3 had not
     assert _state(db) == _state(clean)
     assert _rows(db, "SELECT status FROM load_runs ORDER BY started_at") == [("partial",), ("succeeded",)]
+
+
+def test_a_build_is_resumed_only_by_the_same_command_over_the_same_published_file(tmp_path):
+    from warehouse.publish import build_path_for, prepare_build
+
+    db = tmp_path / "w.duckdb"
+    db.write_bytes(b"published v1")
+    build = prepare_build(db, command="bootstrap", resume=True)
+    build.write_bytes(b"published v1 + committed batches")  # then the process is killed
+    assert prepare_build(db, command="bootstrap", resume=True).read_bytes() == b"published v1 + committed batches"
+    assert prepare_build(db, command="load", resume=True).read_bytes() == b"published v1"  # another command
+    build_path_for(db).write_bytes(b"published v1 + committed batches")
+    assert prepare_build(db, command="bootstrap", resume=False).read_bytes() == b"published v1"  # not asked
+    prepare_build(db, command="bootstrap", resume=True).write_bytes(b"stale")
+    db.write_bytes(b"published v2, by a later writer")  # the published file is no longer what the build copied
+    assert prepare_build(db, command="bootstrap", resume=True).read_bytes() == b"published v2, by a later writer"
