@@ -8,10 +8,20 @@
 * ``IngestRun`` is one load run: ``running`` in ``load_runs`` from its start, each batch committed
   by ``load_batch`` under the run's load id, and a final status (succeeded / partial / failed).
 * ``ingest`` runs the whole pipeline over an iterable of documents, ``batch_size`` per commit.
+
+Bulk mode (the bootstrap's entry point; this signature is kept stable): ``ingest(con, docs,
+raw_dir=..., command="bootstrap", batch_size=N, workers=W, on_batch=...)`` with ``docs`` any
+iterable (a generator streaming zip members is fine: only one batch is held at a time). Each batch
+of N documents is one transaction whose cost follows the batch, not the warehouse: each document's
+new fact versions are found against its own company's stored facts only; then, once per batch and
+for the batch's companies only (a cik list pushed into the scans of ``facts``), the current facts
+(facts_current_rows), the derived metrics and the checks are computed by set-based statements. A
+few hundred companies per batch amortises that per-batch work; ``configure_writer`` bounds memory.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from pathlib import Path
@@ -22,7 +32,7 @@ from pipelines.detect import detect_kind
 from pipelines.documents import Document
 from pipelines.errors import RejectedDocument
 from pipelines.parse import parse_many
-from warehouse.db import fetch_all
+from warehouse.db import WarehouseError, fetch_all
 from warehouse.killpoints import kill_point
 from warehouse.load import (
     BatchReport,
@@ -34,6 +44,30 @@ from warehouse.load import (
     load_batch,
     start_run,
 )
+
+MEMORY_LIMIT_ENV = "EDGAR_WAREHOUSE_MEMORY_LIMIT"
+
+
+def configure_writer(con: duckdb.DuckDBPyConnection) -> None:
+    """Settings of the loading connection: rows need not keep their insertion order (every read
+    orders what it needs, so DuckDB may stream and parallelise inserts and sorts), and memory is
+    bounded by ``EDGAR_WAREHOUSE_MEMORY_LIMIT`` (a DuckDB size such as ``4GB``, or ``60%`` of RAM; unset:
+    DuckDB's default, 80 % of RAM); beyond it DuckDB spills to its temp directory."""
+    con.execute("SET preserve_insertion_order = false")
+    limit = os.environ.get(MEMORY_LIMIT_ENV, "").strip()
+    if limit.endswith("%"):  # a share of this machine's RAM
+        try:
+            share = float(limit[:-1]) / 100
+        except ValueError:
+            share = 0.0
+        if not 0 < share <= 1:
+            raise WarehouseError(f"{MEMORY_LIMIT_ENV}={limit!r}: a percentage must be above 0 and at most 100")
+        limit = f"{int(share * os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**20)}MiB"
+    if limit:
+        try:
+            con.execute("SET memory_limit = ?", [limit])
+        except duckdb.Error as exc:
+            raise WarehouseError(f"{MEMORY_LIMIT_ENV}={limit!r} is not a memory size DuckDB accepts: {exc}") from exc
 
 
 def _kind_of(doc: Document) -> str | None:
@@ -88,6 +122,7 @@ class IngestRun:
     def __init__(self, con: duckdb.DuckDBPyConnection, *, raw_dir: Path, command: str,
                  flow_run_id: str | None = None, derive: bool = True):
         self.con, self.raw_dir, self.command, self.derive = con, raw_dir, command, derive
+        configure_writer(con)
         self.flow_run_id = flow_run_id
         self.report = BatchReport(load_id=start_run(con, command=command, flow_run_id=flow_run_id))
 

@@ -291,6 +291,7 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
         try:
             with transaction(con):
                 _load_items(con, pending, report, raw_dir)
+                refresh_current_facts(con, report)
                 if derive:
                     _derive(con, report)
                 report.status = "partial" if report.rejected else "succeeded"
@@ -309,6 +310,31 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
             retry_on_conflict(lambda f=failed, e=exc: _record_failed(con, f, command, flow_run_id, started_at, e))
             raise
     raise AssertionError("unreachable: every retry rejects one more document")
+
+
+def current_facts_scope(con: duckdb.DuckDBPyConnection, report: BatchReport) -> list[int]:
+    """Companies whose current facts this batch may have changed: those whose facts or filings it
+    changed, and those whose facts cite an accession of a filing it inserted (a co-registrant's
+    facts take the acceptance time from another company's submissions)."""
+    ciks = set(report.ciks)
+    if report.row_counts.get("filings") and report.document_ids:
+        ciks |= {c for (c,) in fetch_all(
+            con, "SELECT DISTINCT x.cik FROM facts x SEMI JOIN (SELECT DISTINCT accession FROM filings"
+                 " WHERE list_contains($docs, source_document_id) AND acceptance_time IS NOT NULL) b"
+                 " ON b.accession = x.accession WHERE NOT list_contains($ciks, x.cik)",
+            {"docs": sorted(report.document_ids), "ciks": sorted(ciks)})}
+    return sorted(ciks)
+
+
+def refresh_current_facts(con: duckdb.DuckDBPyConnection, report: BatchReport) -> None:
+    """Recompute facts_current_rows for the companies this batch changed (inside its transaction)."""
+    from warehouse.sqlfiles import sql
+
+    ciks = current_facts_scope(con, report)
+    if not ciks:
+        return
+    for statement in (s for s in sql("companyfacts/current_facts").split(";\n") if s.strip()):
+        con.execute(statement, {"ciks": ciks})
 
 
 def _record_failed(con, failed: BatchReport, command: str, flow_run_id: str | None, started_at,

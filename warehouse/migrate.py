@@ -217,7 +217,24 @@ def upgrade(con: duckdb.DuckDBPyConnection, root: Path | None = None) -> list[Mi
     with _straight_to_file(con):
         done = apply_migrations(con, root / "migrations")
         apply_definitions(con, root, force=bool(done))
+        fill_new_tables(con, done)
     return done
+
+
+# Tables a migration creates empty whose rows are computed by a definition (applied after the
+# migrations): filled once, right after the migration, for the data the warehouse already holds.
+_FILL_AFTER = {
+    8: "INSERT INTO facts_current_rows SELECT * FROM facts_current_of(NULL)"
+       " ORDER BY cik, taxonomy, concept, unit, period_start, period_end",
+}
+
+
+def fill_new_tables(con: duckdb.DuckDBPyConnection, done: list[Migration]) -> None:
+    """Fill the tables of the migrations just applied (``done``) whose rows a definition computes
+    (see _FILL_AFTER); call it after apply_definitions (a DuckLake upgrade too)."""
+    for mig in done:
+        if mig.version in _FILL_AFTER:
+            _execute(con, _FILL_AFTER[mig.version], mig.path.name)
 
 
 def applied_migrations(con: duckdb.DuckDBPyConnection) -> list[tuple[int, str]]:

@@ -105,7 +105,7 @@ def test_removed_definition_is_dropped(tmp_path, schema_copy):
 def test_failing_definition_leaves_the_previous_schema(tmp_path, schema_copy):
     connect(tmp_path / "w.duckdb").close()
     view = schema_copy / "definitions" / "facts_current.sql"
-    view.write_text(view.read_text().replace("FROM facts_ranked r", "FROM facts_ranked r, no_such_table"))
+    view.write_text(view.read_text().replace("FROM facts_current_rows", "FROM facts_current_rows, no_such_table"))
     with pytest.raises(WarehouseError, match="facts_current.sql failed"):
         connect(tmp_path / "w.duckdb")
     con = connect(tmp_path / "w.duckdb", migrate=False)

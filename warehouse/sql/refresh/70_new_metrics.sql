@@ -19,4 +19,5 @@ changed AS (
                                     ORDER BY known_from, metric_id) IS DISTINCT FROM input_values
 )
 SELECT * EXCLUDE (input_values) FROM changed m
-ANTI JOIN derived_metrics d ON d.metric_id = m.metric_id;
+-- a metric_id hashes its cik: only the refreshed companies' stored ids can match (never all of them)
+ANTI JOIN (SELECT metric_id FROM derived_metrics WHERE list_contains($ciks, cik)) d ON d.metric_id = m.metric_id;
