@@ -46,6 +46,8 @@ from warehouse.load import (
 )
 
 MEMORY_LIMIT_ENV = "EDGAR_WAREHOUSE_MEMORY_LIMIT"
+CHECKPOINT_THRESHOLD_ENV = "EDGAR_WAREHOUSE_CHECKPOINT_THRESHOLD"
+DEFAULT_CHECKPOINT_THRESHOLD = "1GB"
 
 
 def configure_writer(con: duckdb.DuckDBPyConnection) -> None:
@@ -54,6 +56,15 @@ def configure_writer(con: duckdb.DuckDBPyConnection) -> None:
     bounded by ``EDGAR_WAREHOUSE_MEMORY_LIMIT`` (a DuckDB size such as ``4GB``, or ``60%`` of RAM; unset:
     DuckDB's default, 80 % of RAM); beyond it DuckDB spills to its temp directory."""
     con.execute("SET preserve_insertion_order = false")
+    # DuckDB 1.5 re-serialises every ART index (the PRIMARY KEYs of derived_metrics, metric_lineage,
+    # filings...) whole at each automatic checkpoint (duckdb/duckdb#24848): at the default 16 MB of
+    # WAL that is every batch, a cost growing with the warehouse. Commits go to the WAL and
+    # checkpoint every CHECKPOINT_THRESHOLD of it instead (and when the writer closes or publishes).
+    threshold = os.environ.get(CHECKPOINT_THRESHOLD_ENV, "").strip() or DEFAULT_CHECKPOINT_THRESHOLD
+    try:
+        con.execute("SET checkpoint_threshold = ?", [threshold])
+    except duckdb.Error as exc:
+        raise WarehouseError(f"{CHECKPOINT_THRESHOLD_ENV}={threshold!r} is not a size DuckDB accepts: {exc}") from exc
     limit = os.environ.get(MEMORY_LIMIT_ENV, "").strip()
     if limit.endswith("%"):  # a share of this machine's RAM
         try:
