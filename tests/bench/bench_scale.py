@@ -91,9 +91,10 @@ WRAPPER = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); 
            "sys.exit(r.returncode)")
 
 
-def run_cli(args: list[str], *, echo: bool = False) -> dict:
+def run_cli(args: list[str], *, echo: bool = False, on_batch=None) -> dict:
     """Run the CLI; return wall seconds, the per-batch (wall s since start, CPU s since start, facts)
-    lines, exit code, peak RSS of its largest process and of its whole process tree (MB)."""
+    lines, exit code, peak RSS of its largest process and of its whole process tree (MB).
+    ``on_batch(wall_at, cpu_at, facts)`` is called as each batch line arrives."""
     cmd = [sys.executable, "-c", WRAPPER, CLI, *args]
     t0 = time.perf_counter()
     # per-batch lines come on stderr (err.print), the run's final summary on stdout: kept apart
@@ -124,6 +125,8 @@ def run_cli(args: list[str], *, echo: bool = False) -> dict:
         if BATCH_LINE.search(line):
             m = FACTS.search(line)
             batches.append((now, tree_stats(proc.pid)[1], int(m.group(1)) if m else 0))
+            if on_batch:
+                on_batch(*batches[-1])
     rc = proc.wait()
     stop.set()
     for t in threads:
@@ -148,18 +151,20 @@ def bulk(work: Path, scale: str, batch_size: int, command: str, echo: bool) -> P
     for p in work.glob(f"wh-{scale}x.*"):
         shutil.rmtree(p) if p.is_dir() else p.unlink()
     print(f"{scale}x: {members} companyfacts members from {folder}, --batch-size {batch_size} ({command})")
-    r = run_cli(load_args(db, folder, batch_size, command), echo=echo)
+    prev = [0.0, 0.0]
+    costs: list[tuple[float, float]] = []
+
+    def batch_line(at: float, cpu_at: float, f: int) -> None:
+        secs, cpu = at - prev[0], cpu_at - prev[1]
+        prev[:] = [at, cpu_at]
+        costs.append((secs / f, cpu / f) if f else (float("nan"), float("nan")))
+        print(f"  batch {len(costs):3d}: {f:>10,} facts in {secs:7.2f} s wall = {f / secs if secs else 0:>9,.0f} "
+              f"facts/s; {cpu:7.2f} s CPU = {f / cpu if cpu else 0:>9,.0f} facts/CPU-s")
+
+    r = run_cli(load_args(db, folder, batch_size, command), echo=echo, on_batch=batch_line)
     if r["rc"] not in (0,):
         print(f"  CLI exit code {r['rc']}; last lines:\n    " + "\n    ".join(r["tail"]))
     facts = sum(f for _, _, f in r["batches"])
-    prev_wall = prev_cpu = 0.0
-    costs = []
-    for n, (at, cpu_at, f) in enumerate(r["batches"], 1):
-        secs, cpu = at - prev_wall, cpu_at - prev_cpu
-        prev_wall, prev_cpu = at, cpu_at
-        costs.append((secs / f, cpu / f) if f else (float("nan"), float("nan")))
-        print(f"  batch {n:3d}: {f:>10,} facts in {secs:7.2f} s wall = {f / secs if secs else 0:>9,.0f} facts/s; "
-              f"{cpu:7.2f} s CPU = {f / cpu if cpu else 0:>9,.0f} facts/CPU-s")
     if len(costs) >= 2:
         (fw, fc), (sw, sc), (lw, lc) = costs[0], costs[1], costs[-1]
         print(f"  per-fact cost, last batch / first: {lw / fw:.2f} wall, {lc / fc:.2f} CPU (goal <= {GOAL_RATIO}; "
@@ -231,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--query-budget", type=float, default=60.0, help="bench_queries.py --budget (s per query)")
     ap.add_argument("--echo", action="store_true", help="show the CLI's output")
     args = ap.parse_args(argv)
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # figures as they come
     args.work.mkdir(parents=True, exist_ok=True)
     scales = [s.strip() for s in args.scales.split(",") if s.strip()] + (["universe"] if args.universe else [])
     print(f"{os.cpu_count()} cores, {os.sysconf('SC_PHYS_PAGES') * os.sysconf('SC_PAGE_SIZE') / 2**30:.0f} GB; "
