@@ -6,8 +6,8 @@ Run: `.venv/bin/python tests/bench/bench_scale.py [--scales 1,10] [--universe] [
 For each scale K it builds (once, cached under ``--work``) K CIK-remapped copies of the 8 sample
 companyfacts files with ``make_universe.py --copies K --folder`` (``--universe``: 19,000 trimmed
 members of ~5,300 facts, ~100M facts), then loads them into a fresh warehouse in one CLI run,
-committing every ``--batch-size`` documents (``edgar-warehouse load --batch-size``, or
-``--command bootstrap`` for the bootstrap command), and prints:
+committing every ``--batch-size`` documents (``edgar-warehouse bootstrap --companyfacts-zip DIR
+--batch-size N``, or ``--command load`` for ``load --batch-size N DIR``), and prints:
 
 * facts/s of every batch, wall and CPU (time between the CLI's per-batch lines, and the CPU of its
   process tree meanwhile, steadier on a shared box; the first batch also pays the process start and
@@ -48,7 +48,7 @@ GOAL_RATIO, GOAL_RSS_MB, GOAL_CHANGED_S, GOAL_UNCHANGED_S = 1.5, 2048, 2.0, 0.1
 def build(work: Path, scale: str) -> Path:
     """The folder of CIK*.json members for ``scale`` ('1', '10', ... or 'universe'), built once."""
     folder = work / f"input-{scale}x" if scale != "universe" else work / "input-universe"
-    done = folder / ".complete"
+    done = work / f".{folder.name}.complete"  # beside the folder: `load DIR` would read it
     if done.exists():
         return folder
     shutil.rmtree(folder, ignore_errors=True)
@@ -138,9 +138,8 @@ def run_cli(args: list[str], *, echo: bool = False, on_batch=None) -> dict:
 
 def load_args(db: Path, folder: Path, batch_size: int, command: str) -> list[str]:
     if command == "bootstrap":
-        return ["--db", str(db), "bootstrap", str(folder), "--batch-size", str(batch_size)]
-    files = sorted(str(p) for p in folder.glob("CIK*.json"))
-    return ["--db", str(db), "load", "--batch-size", str(batch_size), *files]
+        return ["--db", str(db), "bootstrap", "--companyfacts-zip", str(folder), "--batch-size", str(batch_size)]
+    return ["--db", str(db), "load", "--batch-size", str(batch_size), str(folder)]
 
 
 def bulk(work: Path, scale: str, batch_size: int, command: str, echo: bool) -> Path:
@@ -228,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--universe", action="store_true", help="also the ~100M-fact universe (19,000 members)")
     ap.add_argument("--batch-size", type=int, default=0,
                     help="documents per commit (default: a tenth of the members, at least 8)")
-    ap.add_argument("--command", choices=["load", "bootstrap"], default="load")
+    ap.add_argument("--command", choices=["bootstrap", "load"], default="bootstrap",
+                    help="bootstrap --companyfacts-zip DIR (default) or load DIR")
     ap.add_argument("--work", type=Path, default=Path("/tmp/bench-scale"), help="inputs and warehouses")
     ap.add_argument("--incremental", action="store_true", help="then the incremental loads on the biggest")
     ap.add_argument("--reload-docs", type=int, default=50, help="documents in the unchanged reload")
