@@ -285,7 +285,7 @@ def test_contact_only_in_the_user_agent_header(sec, state_dir, tmp_path, caplog)
     with pytest.raises(SecThrottled) as blocked:
         client.fetch_submissions(4)
     errors.append(blocked.value)
-    assert [type(e).__name__ for e in errors] == ["TransientError", "SecForbidden", "SecThrottled", "SecThrottled"]
+    assert [type(e).__name__ for e in errors] == ["TransientError", "AccessDenied", "SecThrottled", "SecThrottled"]
 
     items = []
     for d in docs:
