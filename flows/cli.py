@@ -604,7 +604,10 @@ def _progress(*, eta: bool = False) -> Progress:
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
     if eta:
         columns.append(TimeRemainingColumn())
-    return Progress(*columns, console=err, transient=True, disable=not err.is_terminal)
+    # the ETA from the whole run's average speed: rich's default (the last 30 s) has no sample at all
+    # when one batch takes longer than that, and shows no ETA
+    return Progress(*columns, console=err, transient=True, disable=not err.is_terminal,
+                    speed_estimate_period=7 * 24 * 3600.0)
 
 
 def main() -> None:
