@@ -328,7 +328,7 @@ def serialise_writes(con: duckdb.DuckDBPyConnection) -> None:
 
 def upgrade_lake(con: duckdb.DuckDBPyConnection) -> list:
     """Pending migrations (through ``lake_ddl``), then definitions and comments if anything changed."""
-    from warehouse.migrate import apply_definitions, apply_migrations, schema_dir
+    from warehouse.migrate import apply_definitions, apply_migrations, fill_new_tables, schema_dir
 
     root = schema_dir()
     con.execute("BEGIN TRANSACTION")
@@ -341,5 +341,6 @@ def upgrade_lake(con: duckdb.DuckDBPyConnection) -> list:
         raise
     done = apply_migrations(con, root / "migrations", transform=lake_ddl)
     apply_definitions(con, root, force=bool(done), lake=True)
+    fill_new_tables(con, done)
     return done
 
