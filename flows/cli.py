@@ -64,10 +64,27 @@ class State:
 def main_options(
     db: Annotated[Path | None, typer.Option("--db", help="Warehouse file [env EDGAR_WAREHOUSE_DB, else ./edgar.duckdb]")] = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log requests and loads.")] = False,
+    backend: Annotated[str | None, typer.Option("--backend", help="Storage: duckdb (the --db file) or ducklake [env EDGAR_WAREHOUSE_BACKEND].")] = None,
+    lake_catalog: Annotated[str | None, typer.Option("--lake-catalog", help="DuckLake catalog, e.g. 'postgres:dbname=lake host=127.0.0.1 user=edgar' [env EDGAR_WAREHOUSE_LAKE_CATALOG].")] = None,
+    lake_data: Annotated[str | None, typer.Option("--lake-data", help="DuckLake data folder (Parquet) [env EDGAR_WAREHOUSE_LAKE_DATA].")] = None,
 ) -> None:
     State.db = db or default_db_path()
+    _select_backend(backend, lake_catalog, lake_data)
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def _select_backend(backend: str | None, catalog: str | None, data: str | None) -> None:
+    """The storage options become the environment (docs/architecture.md), so every process and
+    Prefect task the command starts opens the same warehouse; ``--lake-catalog`` implies ducklake."""
+    from warehouse.lake import BACKEND_ENV, BACKENDS, CATALOG_ENV, DATA_ENV
+
+    if backend is not None and backend not in BACKENDS:
+        fail(f"--backend {backend}: expected one of {', '.join(BACKENDS)}", EXIT_USAGE)
+    for name, value in ((BACKEND_ENV, backend or ("ducklake" if catalog else None)), (CATALOG_ENV, catalog),
+                        (DATA_ENV, data)):
+        if value:
+            os.environ[name] = value
 
 
 def command(*args, **kwargs):

@@ -179,6 +179,12 @@ def test_two_processes_load_different_companies_concurrently_and_both_land(backe
         assert fetch_all(con, "SELECT cik FROM companies ORDER BY cik") == [(1046179,), (1835632,)]
     finally:
         con.close()
+    # the CLI's storage options select the same lake without the environment variables
+    plain = {k: v for k, v in os.environ.items() if not k.startswith("EDGAR_WAREHOUSE_")}
+    sql = subprocess.run([str(BIN / "edgar-warehouse"), "--lake-catalog", env[lake.CATALOG_ENV], "--lake-data",
+                          env[lake.DATA_ENV], "sql", "SELECT count(*) AS n FROM companies", "--format", "csv"],
+                         env=plain, cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert sql.returncode == 0 and sql.stdout.split() == ["n", "2"], sql.stderr
     # ...and the lake equals a DuckDB file that loaded the same two runs one after the other
     ref = tmp_path / "ref.duckdb"
     file_con = connect(ref)
