@@ -144,11 +144,18 @@ def attach(con: duckdb.DuckDBPyConnection, cfg: LakeConfig, *, read_only: bool =
         options.append(f"SNAPSHOT_VERSION {int(snapshot)}")
     if read_only:
         options.append("READ_ONLY")
-    try:
-        con.execute(f"ATTACH 'ducklake:{_literal(cfg.catalog)}' AS {ALIAS} ({', '.join(options)})")
-    except duckdb.Error as exc:
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise LakeError(f"{cfg.describe()}: cannot attach the lake ({first[:200]})") from exc
+    for attempt in range(1, CONFLICT_RETRIES + 1):
+        try:
+            con.execute(f"ATTACH 'ducklake:{_literal(cfg.catalog)}' AS {ALIAS} ({', '.join(options)})")
+            break
+        except duckdb.Error as exc:
+            # two processes attaching an empty catalog both create DuckLake's metadata tables: the
+            # loser finds them made (PostgreSQL's duplicate error) and attaches the lake made
+            if "Failed to initialize DuckLake" in str(exc) and attempt < CONFLICT_RETRIES:
+                conflict_pause(attempt)
+                continue
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise LakeError(f"{cfg.describe()}: cannot attach the lake ({first[:200]})") from exc
     con.execute(f"USE {ALIAS}")
 
 
@@ -186,7 +193,7 @@ def connect_lake(cfg: LakeConfig, *, read_only: bool = False, migrate: bool = Tr
         else:
             attach(con, cfg)
             if migrate:
-                retry_on_conflict(lambda: upgrade_lake(con))
+                _upgrade_racing(con)
     except BaseException:
         con.close()
         raise
@@ -324,6 +331,27 @@ def is_lake(con: duckdb.DuckDBPyConnection) -> bool:
 def serialise_writes(con: duckdb.DuckDBPyConnection) -> None:
     """Inside a write transaction on the lake: make it conflict with every concurrent one (see GUARD)."""
     con.execute(f"UPDATE {GUARD} SET writes = writes + 1")
+
+
+def _upgrade_racing(con: duckdb.DuckDBPyConnection) -> list:
+    """``upgrade_lake``, again when another process upgraded the lake meanwhile: its commit makes
+    ours conflict, or makes a table we were creating exist already (then the applied migrations are
+    read again and only what is still pending is applied)."""
+    for attempt in range(1, CONFLICT_RETRIES + 1):
+        try:
+            return upgrade_lake(con)
+        except (WarehouseError, duckdb.Error) as exc:
+            cause = exc.__cause__ if isinstance(exc, WarehouseError) else exc
+            raced = isinstance(cause, duckdb.Error) and (
+                is_conflict(cause) or "already exists" in str(cause) or "conflict" in str(cause).lower())
+            if not raced or attempt == CONFLICT_RETRIES:
+                raise
+            try:
+                con.execute("ROLLBACK")
+            except duckdb.Error:
+                pass  # nothing was left open
+        conflict_pause(attempt)
+    raise AssertionError("unreachable")
 
 
 def upgrade_lake(con: duckdb.DuckDBPyConnection) -> list:

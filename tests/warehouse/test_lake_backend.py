@@ -160,6 +160,24 @@ def _load_process(env: dict[str, str], files: list[Path], *extra: str) -> subpro
                             text=True)
 
 
+def test_two_processes_creating_the_same_fresh_lake_both_succeed(backend_of):
+    """Two workers started at once on an empty lake race on the migrations: one applies them, the other
+    retries and finds them applied (was: "Table with name insider_filings already exists")."""
+    env = backend_of("ducklake")
+    procs = [subprocess.Popen([str(BIN / "edgar-warehouse"), "init"], env={**os.environ, **env}, cwd=REPO,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    for p in procs:
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err[-2000:]
+    with backend_env(env):
+        con = connect("unused", read_only=True)
+    try:
+        assert fetch_value(con, "SELECT count(*) FROM schema_migrations") == len(discover())
+        assert fetch_value(con, f"SELECT count(*) FROM {lake.GUARD}") == 1
+    finally:
+        con.close()
+
+
 def test_two_processes_load_different_companies_concurrently_and_both_land(backend_of, tmp_path):
     env = backend_of("ducklake")
     with backend_env(env):
