@@ -363,10 +363,10 @@ def upgrade_lake(con: duckdb.DuckDBPyConnection) -> list:
     try:
         for stmt in _BOOKKEEPING:
             con.execute(stmt)
-        con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    con.execute("COMMIT")  # a conflict here has rolled back already: retried by _upgrade_racing
     done = apply_migrations(con, root / "migrations", transform=lake_ddl)
     apply_definitions(con, root, force=bool(done), lake=True)
     fill_new_tables(con, done)
