@@ -209,7 +209,7 @@ def test_truncated_file_is_one_line_with_the_recovery(tmp_path):
     db = tmp_path / "w.duckdb"
     assert cli(db, "load", str(COMPANYFACTS_FILES[0])).returncode == 0
     with open(db, "r+b") as fh:
-        fh.truncate(db.stat().st_size // 3)
+        fh.truncate(64 * 1024)  # the headers survive (still a DuckDB file), every data and metadata block is gone
     r = cli(db, "sql", "SELECT count(*) FROM facts")
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     line = r.stderr.strip()
