@@ -92,12 +92,21 @@ def _plan(trial: int) -> tuple[str, str | None, float]:
     return scenario, None, rng.uniform(0.5, 6.0 if scenario != "refresh" else 25.0)
 
 
+def _reap_group(pgid: int) -> None:
+    """Kill what the killed command left behind (a refresh's ephemeral Prefect server outlives a
+    SIGKILLed parent and would run on after the tests): the command ran in its own session."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 @pytest.mark.parametrize("trial", range(TRIALS))
 def test_killed_run_leaves_a_sound_warehouse_that_converges(tmp_path, clean, trial):
     scenario, kill_at, delay = _plan(trial)
     db = tmp_path / "w.duckdb"
     proc = subprocess.Popen(_argv(db, scenario), env=_env(kill_at), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
     if kill_at:
         proc.wait(timeout=600)
     else:
@@ -106,6 +115,7 @@ def test_killed_run_leaves_a_sound_warehouse_that_converges(tmp_path, clean, tri
         except subprocess.TimeoutExpired:
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=60)
+    _reap_group(proc.pid)
     killed = proc.returncode == -signal.SIGKILL
     assert killed or proc.returncode in (0, 3), (scenario, kill_at, proc.returncode, proc.stderr.read())
     time.sleep(0.1)
