@@ -26,6 +26,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from flows.bootstrap import DEFAULT_BATCH_SIZE
 from pipelines.errors import ConfigError, EdgarError
 from pipelines.sec_client import resolve_user_agent
 from warehouse.db import WarehouseError, default_db_path, raw_dir_for, reader, writer
@@ -153,7 +154,7 @@ def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz 
 def bootstrap(
     companyfacts_zip: Annotated[Path, typer.Option("--companyfacts-zip", help="SEC's companyfacts.zip (or a folder of its members).")],
     submissions_zip: Annotated[Path | None, typer.Option("--submissions-zip", help="SEC's submissions.zip, pages included (or a folder).")] = None,
-    batch_size: Annotated[int, typer.Option(help="Commit every N members (bounds memory; a killed run resumes after the last commit).")] = 25,
+    batch_size: Annotated[int, typer.Option(help="Commit every N members (bounds memory; a killed run resumes after the last commit).")] = DEFAULT_BATCH_SIZE,
 ) -> None:
     """Bulk-load SEC's nightly companyfacts.zip (and submissions.zip), streamed member by member.
 
