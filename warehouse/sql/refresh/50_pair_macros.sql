@@ -1,6 +1,6 @@
 -- Session helpers for the metric files, created once sfv exists (table macros bind at creation).
 -- reads: sfv, edge
--- creates: same_period_pair, ratio_of, inputs_at
+-- creates: same_period_pair, ratio_of, inputs_at, quotient_at, sum_at
 --
 -- same_period_pair(a, b): for two standard concepts, every combination of their versions that was
 -- ever current for the same company and exact period (discrete quarters and fiscal years), at the
@@ -74,3 +74,31 @@ SELECT t AS known_from, cik, any_value(fiscal_year) AS fiscal_year, any_value(fi
 FROM cur
 GROUP BY cik, period_start, period_end, unit, t
 HAVING bool_or(standard_concept = anchor);
+
+-- quotient_at(metric_name, num, den, anchor, formula_text, rule): num / den (a pure number) for every
+-- period of the anchor concept (num or den) and moment from inputs_at, when the other concept has a
+-- value; one taxonomy family, den positive, else value NULL with null_reason.
+CREATE OR REPLACE TEMP MACRO quotient_at(metric_name, num, den, anchor, formula_text, rule) AS TABLE
+SELECT metric_name AS metric, cik, fiscal_year, fiscal_period, duration_class, period_start, period_end,
+       CASE WHEN len(list_distinct(map_values(tax))) = 1 AND NOT (v[den] <= 0)
+            THEN CAST(round(CAST(v[num] AS DOUBLE) / CAST(v[den] AS DOUBLE), 10) AS DECIMAL(38, 10)) END AS value,
+       'pure' AS unit, unit AS input_unit, tax[anchor] AS taxonomy, 'formula' AS derivation,
+       formula_text AS formula, rule AS rule_version, known_from,
+       CASE WHEN len(list_distinct(map_values(tax))) > 1 THEN 'taxonomy mismatch: ' || CAST(tax AS VARCHAR)
+            WHEN v[den] <= 0 THEN den || ' is zero or negative'
+       END AS null_reason,
+       CAST([] AS VARCHAR[]) AS flags, inputs
+FROM inputs_at(anchor, [CASE WHEN anchor = num THEN den ELSE num END])
+WHERE v[CASE WHEN anchor = num THEN den ELSE num END] IS NOT NULL;
+
+-- sum_at(metric_name, a, b, formula_text, rule): a + b (in their currency) for every period of a and
+-- moment from inputs_at, when b has a value; one taxonomy family, else value NULL with null_reason.
+CREATE OR REPLACE TEMP MACRO sum_at(metric_name, a, b, formula_text, rule) AS TABLE
+SELECT metric_name AS metric, cik, fiscal_year, fiscal_period, duration_class, period_start, period_end,
+       CASE WHEN len(list_distinct(map_values(tax))) = 1 THEN v[a] + v[b] END AS value,
+       unit AS unit, unit AS input_unit, tax[a] AS taxonomy, 'formula' AS derivation,
+       formula_text AS formula, rule AS rule_version, known_from,
+       CASE WHEN len(list_distinct(map_values(tax))) > 1 THEN 'taxonomy mismatch: ' || CAST(tax AS VARCHAR) END AS null_reason,
+       CAST([] AS VARCHAR[]) AS flags, inputs
+FROM inputs_at(a, [b])
+WHERE v[b] IS NOT NULL;
