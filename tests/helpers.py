@@ -14,6 +14,8 @@ import pytest
 from pipelines.companyfacts import parse_companyfacts
 from pipelines.documents import Document, read_local_document
 from pipelines.errors import RejectedDocument
+from warehouse.db import connect, raw_dir_for
+from warehouse.integrity import FETCH_CLOCK_COLUMNS, integrity_problems, table_checksums
 from warehouse.load import BatchReport, Parsed, Rejected, load_batch
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -68,3 +70,14 @@ def backend_env(env: dict[str, str]) -> Iterator[None]:
         for k, v in env.items():
             mp.setenv(k, v)
         yield
+
+
+def sound_state(db: Path) -> dict:
+    """Open the warehouse at ``db`` read-only, assert it passes the integrity checks, and return its
+    per-table checksums (fetch-clock columns left out): what a killed-then-rerun run must converge to."""
+    con = connect(db, read_only=True)
+    try:
+        assert integrity_problems(con, raw_dir_for(db)) == []
+        return table_checksums(con, exclude=FETCH_CLOCK_COLUMNS)
+    finally:
+        con.close()

@@ -24,9 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import COMPANYFACTS_DIR, FIXTURES
-from warehouse.db import connect, raw_dir_for
-from warehouse.integrity import FETCH_CLOCK_COLUMNS, integrity_problems, table_checksums
+from helpers import COMPANYFACTS_DIR, FIXTURES, sound_state
 from warehouse.killpoints import ENV, POINTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,15 +56,6 @@ def _run(db: Path, scenario: str) -> subprocess.CompletedProcess:
     return subprocess.run(_argv(db, scenario), env=_env(), capture_output=True, text=True, timeout=600)
 
 
-def _state(db: Path) -> dict:
-    con = connect(db, read_only=True)
-    try:
-        assert integrity_problems(con, raw_dir_for(db)) == []
-        return table_checksums(con, exclude=FETCH_CLOCK_COLUMNS)
-    finally:
-        con.close()
-
-
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory) -> dict:
     """Per scenario, the tables a clean run gives (computed when first needed)."""
@@ -77,7 +66,7 @@ def clean(tmp_path_factory) -> dict:
             db = tmp_path_factory.mktemp(f"clean-{scenario}") / "w.duckdb"
             done = _run(db, scenario)
             assert done.returncode in (0, 3), done.stderr  # refresh: a page not recorded -> partial
-            cache[scenario] = _state(db)
+            cache[scenario] = sound_state(db)
         return cache[scenario]
 
     return get
@@ -120,7 +109,7 @@ def test_killed_run_leaves_a_sound_warehouse_that_converges(tmp_path, clean, tri
     assert killed or proc.returncode in (0, 3), (scenario, kill_at, proc.returncode, proc.stderr.read())
     time.sleep(0.1)
     if db.exists():  # a killed first run may publish nothing: there is then nothing to open
-        _state(db)  # opens, passes the integrity checks
+        sound_state(db)  # opens, passes the integrity checks
     again = _run(db, scenario)
     assert again.returncode in (0, 3), (scenario, kill_at, again.stderr)
-    assert _state(db) == clean(scenario), (scenario, kill_at, delay, killed)
+    assert sound_state(db) == clean(scenario), (scenario, kill_at, delay, killed)
