@@ -46,7 +46,10 @@ lint: ## ruff, with per-folder import bans that keep the three layers apart
 
 BENCH_DIR ?= $(CURDIR)/.bench
 bench: ## quick benchmarks (~5 min on 2 cores; prints figures, and how to run the big ones)
-	$(BIN)/pip install -q -e '.[bench]' || echo "edgartools not installable: bench prints our figures only"
+	# edgartools (the yardstick) in its own venv: it brings pandas, which DuckDB and pyarrow import
+	# on first use when present (0.5-0.9 s a process); the project's install has no pandas
+	test -x .venv-bench/bin/python || $(PY) -m venv .venv-bench
+	.venv-bench/bin/pip install -q -e '.[bench]' || echo "edgartools not installable: bench prints our figures only"
 	mkdir -p $(BENCH_DIR)
 	$(BIN)/python tests/bench/bench_companyfacts.py --runs 3
 	$(BIN)/python tests/bench/bench_parse_companyfacts.py --runs 5
