@@ -1,7 +1,10 @@
 """Benchmark: bulk load at 1x, 10x, 100x (and the universe) with the project's CLI; then incremental loads.
 
 Run: `.venv/bin/python tests/bench/bench_scale.py [--scales 1,10] [--universe] [--batch-size N]
-[--work /tmp/bench-scale] [--incremental] [--queries N]`. Prints figures; it is not a test.
+[--work /tmp/bench-scale] [--incremental] [--queries N] [--backend ducklake]`. Prints figures; it is
+not a test. ``--backend ducklake`` runs the same loads into DuckLake (catalog in a PostgreSQL it
+starts on loopback, Parquet under ``--work``), where a write commits in place instead of copying the
+published DuckDB file.
 
 For each scale K it builds (once, cached under ``--work``) K CIK-remapped copies of the 8 sample
 companyfacts files with ``make_universe.py --copies K --folder`` (``--universe``: 19,000 trimmed
@@ -37,6 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "tests" / "bench"
+sys.path.insert(0, str(ROOT))
 BIN = Path(sys.executable).parent
 CLI = str(BIN / "edgar-warehouse")
 FACTS = re.compile(r"\bfacts=(\d+)")
@@ -142,13 +146,48 @@ def load_args(db: Path, folder: Path, batch_size: int, command: str) -> list[str
     return ["--db", str(db), "load", "--batch-size", str(batch_size), str(folder)]
 
 
-def bulk(work: Path, scale: str, batch_size: int, command: str, echo: bool) -> Path:
+LAKE: dict[str, object] = {}  # --backend ducklake: the loopback PostgreSQL (folder, port)
+
+
+def use_lake(work: Path, scale: str) -> None:
+    """Point the CLI processes (they inherit this environment) at a fresh DuckLake for ``scale``: a
+    catalog database on the loopback PostgreSQL (started once) and a Parquet folder under ``work``."""
+    from scripts import pg_loopback
+    from warehouse import lake
+
+    if not LAKE:
+        folder = work / "pg"
+        port = pg_loopback.free_port()
+        pg_loopback.start(folder, port)
+        LAKE.update(folder=folder, port=port)
+    data = work / f"lake-{scale}x"
+    shutil.rmtree(data, ignore_errors=True)
+    shutil.rmtree(data.with_name(data.name + ".raw"), ignore_errors=True)
+    os.environ[lake.BACKEND_ENV] = "ducklake"
+    os.environ[lake.CATALOG_ENV] = pg_loopback.createdb(LAKE["folder"], LAKE["port"], f"wh_{scale}")
+    os.environ[lake.DATA_ENV] = str(data)
+
+
+def storage_size(db: Path) -> str:
+    """What the warehouse occupies on disk: the DuckDB file, or the lake's Parquet folder."""
+    from warehouse import lake
+
+    if os.environ.get(lake.BACKEND_ENV) == "ducklake":
+        data = Path(os.environ[lake.DATA_ENV])
+        size = sum(p.stat().st_size for p in data.rglob("*") if p.is_file())
+        return f"lake data {size / 2**30:.2f} GB in {data} (catalog in PostgreSQL)"
+    return f"DuckDB file {db.stat().st_size / 2**30:.2f} GB" if db.exists() else "no file"
+
+
+def bulk(work: Path, scale: str, batch_size: int, command: str, echo: bool, backend: str = "duckdb") -> Path:
     folder = build(work, scale)
     members = len(list(folder.glob("CIK*.json")))
     batch_size = batch_size or max(8, -(-members // 10))
     db = work / f"wh-{scale}x.duckdb"
     for p in work.glob(f"wh-{scale}x.*"):
         shutil.rmtree(p) if p.is_dir() else p.unlink()
+    if backend == "ducklake":
+        use_lake(work, scale)
     print(f"{scale}x: {members} companyfacts members from {folder}, --batch-size {batch_size} ({command})")
     prev = [0.0, 0.0]
     costs: list[tuple[float, float]] = []
@@ -172,7 +211,7 @@ def bulk(work: Path, scale: str, batch_size: int, command: str, echo: bool) -> P
     print(f"  {scale}x total: {facts:,} facts in {r['wall']:.1f} s wall = {facts / r['wall']:,.0f} facts/s, "
           f"{r['cpu']:.1f} s CPU; "
           f"peak RSS {r['max_rss_mb']:,.0f} MB largest process, {r['tree_rss_mb']:,.0f} MB process tree "
-          f"(goal < {GOAL_RSS_MB} MB)")
+          f"(goal < {GOAL_RSS_MB} MB); {storage_size(db)}")
     return db
 
 
@@ -204,7 +243,8 @@ def changed_company(src: Path, out: Path) -> Path:
 
 
 def incremental(work: Path, db: Path, folder: Path, reload_docs: int) -> None:
-    print(f"incremental, on {db.name}:")
+    print(f"incremental, on {db.name} ({storage_size(db)}; the DuckDB file backend copies the published file"
+          f" to a private build and renames it back, so a write pays a copy of the file: bench_publish.py)")
     base = run_cli(["--db", str(db), "init"])
     print(f"  a CLI process that only opens the warehouse (init): {base['wall']:.2f} s wall, {base['cpu']:.2f} s CPU")
     members = sorted(folder.glob("CIK*.json"))
@@ -235,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queries", type=int, metavar="N", help="then bench_queries.py with N synthetic filings")
     ap.add_argument("--query-budget", type=float, default=60.0, help="bench_queries.py --budget (s per query)")
     ap.add_argument("--echo", action="store_true", help="show the CLI's output")
+    ap.add_argument("--backend", choices=["duckdb", "ducklake"], default="duckdb",
+                    help="storage: the DuckDB file (default) or DuckLake with its catalog in a loopback PostgreSQL")
     args = ap.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # figures as they come
     args.work.mkdir(parents=True, exist_ok=True)
@@ -243,12 +285,18 @@ def main(argv: list[str] | None = None) -> int:
           f"work folder {args.work}")
     db = None
     for scale in scales:
-        db = bulk(args.work, scale, args.batch_size, args.command, args.echo)
+        db = bulk(args.work, scale, args.batch_size, args.command, args.echo, args.backend)
     if db and args.incremental:
         incremental(args.work, db, build(args.work, scales[-1]), args.reload_docs)
-    if db and args.queries is not None:
+    if args.backend == "ducklake" and args.queries is not None:
+        print("--queries: bench_queries.py opens a DuckDB file; not run on the lake")
+    elif db and args.queries is not None:
         subprocess.run([sys.executable, str(BENCH / "bench_queries.py"), "--db", str(db),
                         "--synthetic-filings", str(args.queries), "--budget", str(args.query_budget)], check=False)
+    if LAKE:
+        from scripts import pg_loopback
+
+        pg_loopback.stop(LAKE["folder"])
     return 0
 
 

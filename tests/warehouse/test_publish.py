@@ -215,3 +215,24 @@ def test_truncated_file_is_one_line_with_the_recovery(tmp_path):
     line = r.stderr.strip()
     assert "\n" not in line and str(db) in line and "damaged warehouse file" in line, line
     assert "load" in line and "w.raw" in line  # the recovery: reload the raw payloads
+
+
+def test_a_write_that_copies_the_file_slowly_says_so_and_names_the_remedy(tmp_path, monkeypatch, caplog):
+    """Without reflinks (ext4, tmpfs: this machine) every write copies the published file, a cost
+    that grows with the warehouse: the writer logs how long the copy took and the remedy."""
+    import warehouse.publish as publish
+
+    db = tmp_path / "w.duckdb"
+    with writer(db, command="init"):
+        pass
+    copy = tmp_path / "copy"
+    how = publish._copy_file(db, copy)
+    assert copy.read_bytes() == db.read_bytes()
+    if how == "reflink":
+        pytest.skip(f"{tmp_path} is on a reflink filesystem: writes do not copy")
+    assert how == "copy"
+    monkeypatch.setattr(publish, "SLOW_COPY_SECONDS", 0.0)
+    with caplog.at_level("WARNING", logger="warehouse.publish"), writer(db, command="load"):
+        pass
+    assert any("copying the published file" in r.getMessage() and "reflinks (XFS, btrfs)" in r.getMessage()
+               for r in caplog.records)
