@@ -4,18 +4,18 @@
 -- is applied where the facts are read (a filter on the partition key of every window below), so
 -- the cost is that of the companies asked for. Loads store its rows in facts_current_rows for the
 -- companies they changed (warehouse/sql/companyfacts/current_facts.sql); the view facts_current
--- reads that table.
+-- reads that table. restated = the key has two different values, i.e. the current version's run
+-- of equal values is not the key's first: it has a prior value (values are never NULL).
 CREATE OR REPLACE MACRO facts_current_of(ciks) AS TABLE
 SELECT r.cik, r.taxonomy, r.concept, r.unit, r.period_start, r.period_end, r.value,
        r.accession, r.form, r.filed, r.known_from, r.frame, r.filing_fy, r.filing_fp,
        r.fiscal_year, r.fiscal_period, r.duration_days, r.duration_class,
        r.versions, r.confirmations,
-       (min(r.value) OVER k) <> (max(r.value) OVER k) AS restated,
+       r.prior_value IS NOT NULL AS restated,
        r.value_first_accession, r.value_first_filed,
        r.prior_value, r.prior_accession, r.prior_filed,
        r.first_value, r.first_accession, r.first_filed,
        r.source_document_id, r.load_id
 FROM facts_ranked_as_of(NULL) r
-WHERE ciks IS NULL OR list_contains(ciks, r.cik)
-WINDOW k AS (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end)
-QUALIFY r.version_number = r.versions;
+WHERE (ciks IS NULL OR list_contains(ciks, r.cik))
+  AND r.version_number = r.versions;

@@ -5,11 +5,15 @@
 -- this version's value; confirmations = how many later filings re-filed it unchanged so far.
 -- The one definition of version order and "prior value": facts_ranked, the agent and API receipts
 -- all read it. grain: one fact version (key + accession + revision).
+-- Two passes over one window order (w = r): the first finds where the value changes (lag), the
+-- second carries the last change forward (last_value ... IGNORE NULLS over the rows so far), so a
+-- run of equal values needs no partition of its own. Values are never NULL (facts.value NOT NULL):
+-- the lag is NULL only on a key's first version, whose run has no prior value.
 CREATE OR REPLACE MACRO facts_ranked_as_of(ts) AS TABLE
 WITH o AS (
     SELECT v.*,
            row_number() OVER w AS version_number,
-           count(*) OVER (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end) AS versions,
+           count(*) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS versions,
            lag(value) OVER w AS lag_value, lag(accession) OVER w AS lag_accession, lag(filed) OVER w AS lag_filed,
            first_value(value) OVER w AS first_value, first_value(accession) OVER w AS first_accession,
            first_value(filed) OVER w AS first_filed
@@ -19,18 +23,16 @@ WITH o AS (
                  ORDER BY known_from, filed, accession, revision)
 ),
 runs AS (
-    SELECT *, sum(CASE WHEN lag_value IS DISTINCT FROM value THEN 1 ELSE 0 END)
-                  OVER (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end
-                        ORDER BY known_from, filed, accession, revision ROWS UNBOUNDED PRECEDING) AS value_run
-    FROM o
+    SELECT *, lag_value IS DISTINCT FROM value AS run_start FROM o
 )
-SELECT * EXCLUDE (lag_value, lag_accession, lag_filed, value_run),
-       first_value(lag_value) OVER r AS prior_value,
-       first_value(lag_accession) OVER r AS prior_accession,
-       first_value(lag_filed) OVER r AS prior_filed,
-       first_value(accession) OVER r AS value_first_accession,
-       first_value(filed) OVER r AS value_first_filed,
-       CAST(row_number() OVER r - 1 AS INTEGER) AS confirmations
+SELECT * EXCLUDE (lag_value, lag_accession, lag_filed, run_start),
+       last_value(CASE WHEN run_start THEN lag_value END IGNORE NULLS) OVER r AS prior_value,
+       last_value(CASE WHEN run_start THEN lag_accession END IGNORE NULLS) OVER r AS prior_accession,
+       last_value(CASE WHEN run_start THEN lag_filed END IGNORE NULLS) OVER r AS prior_filed,
+       last_value(CASE WHEN run_start THEN accession END IGNORE NULLS) OVER r AS value_first_accession,
+       last_value(CASE WHEN run_start THEN filed END IGNORE NULLS) OVER r AS value_first_filed,
+       CAST(version_number - last_value(CASE WHEN run_start THEN version_number END IGNORE NULLS) OVER r
+            AS INTEGER) AS confirmations
 FROM runs
-WINDOW r AS (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end, value_run
-             ORDER BY known_from, filed, accession, revision);
+WINDOW r AS (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end
+             ORDER BY known_from, filed, accession, revision ROWS UNBOUNDED PRECEDING);
