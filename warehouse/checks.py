@@ -8,7 +8,7 @@ from collections.abc import Iterable
 import duckdb
 
 from warehouse.db import fetch_value
-from warehouse.metrics_refresh import ciks_of_load, standard_values_plan
+from warehouse.metrics_refresh import chain_concepts, ciks_of_load, stage_current_values, standard_values_plan
 from warehouse.sql_steps import StepError, folder_steps, run_steps
 from warehouse.sqlfiles import sql, sql_names
 from warehouse.vocabulary import MetricsError
@@ -20,23 +20,27 @@ def check_names() -> list[str]:
 
 
 def _stage_for(con: duckdb.DuckDBPyConnection, ciks: list[int]) -> None:
-    """check_facts for ``ciks`` only: the refresh's own standard-value steps over each tag's latest
-    value, filtered on the companies from their first read of fact_versions (never all companies
-    filtered afterwards); the current intervals are the current standard values."""
+    """check_facts for ``ciks`` only, when no metrics refresh staged it: the refresh's own
+    standard-value steps, filtered on the companies from their first read of fact_versions (never
+    all companies filtered afterwards); the current intervals are the current standard values."""
     plan = standard_values_plan()
-    run_steps(con, plan, {"ciks": ciks, "latest_only": True}, keep=["sfv"])
-    con.execute("CREATE OR REPLACE TEMP TABLE check_facts AS SELECT * FROM sfv WHERE valid_to IS NULL")
+    run_steps(con, plan, {"ciks": ciks, "chain_concepts": chain_concepts(con)}, keep=["sfv"])
+    stage_current_values(con)
     con.execute("DROP TABLE sfv")
 
 
-def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int] | None = None) -> dict[str, int]:
+def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int] | None = None, *,
+               staged: bool = False) -> dict[str, int]:
     """Run every check over ``ciks`` (default: the companies whose facts ``load_id`` inserted)
     and store (replace) its result for ``load_id``. The sample keeps the five most severe rows.
+    ``staged``: the metrics refresh of the same companies left their current standard values in
+    ``check_facts`` (``refresh_metrics(..., stage_checks=True)``); else they are computed here.
     Returns check name -> offending row count."""
     cik_list = sorted({int(c) for c in ciks}) if ciks is not None else ciks_of_load(con, load_id)
     results: dict[str, int] = {}
     try:
-        _stage_for(con, cik_list)
+        if not staged:
+            _stage_for(con, cik_list)
     except (StepError, duckdb.Error) as exc:
         raise MetricsError(f"staging the checks' standard facts failed: {exc}") from exc
     con.execute("DELETE FROM check_results WHERE load_id = ?", [load_id])

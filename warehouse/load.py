@@ -368,10 +368,11 @@ def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport) -> None:
         con.execute("DELETE FROM metric_lineage WHERE metric_id IN"
                     " (SELECT metric_id FROM derived_metrics WHERE list_contains(?, cik))", [moved])
         con.execute("DELETE FROM derived_metrics WHERE list_contains(?, cik)", [moved])
-    counts = refresh_metrics(con, report.load_id, ciks=ciks)
+    check = bool(report.row_counts.get("facts"))  # the checks read facts only
+    counts = refresh_metrics(con, report.load_id, ciks=ciks, stage_checks=check)
     report.row_counts.update({k: counts[k] for k in ("derived_metrics", "metric_lineage")})
-    if report.row_counts.get("facts"):  # the checks read facts only
-        failing = run_checks(con, report.load_id, ciks=ciks)
+    if check:
+        failing = run_checks(con, report.load_id, ciks=ciks, staged=True)
         report.row_counts["check_results"] += len(failing)
 
 

@@ -42,13 +42,26 @@ def ciks_of_load(con: duckdb.DuckDBPyConnection, load_id: str) -> list[int]:
     return [r[0] for r in fetch_all(con, "SELECT DISTINCT cik FROM facts WHERE load_id = ? ORDER BY cik", [load_id])]
 
 
+def chain_concepts(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Every concept some standard concept's chain lists (``$chain_concepts``: a constant list the
+    refresh's first read of fact_versions filters on, so the filter reaches the scan of facts)."""
+    return [r[0] for r in fetch_all(con, "SELECT DISTINCT concept FROM standard_concepts ORDER BY 1")]
+
+
+def stage_current_values(con: duckdb.DuckDBPyConnection) -> None:
+    """check_facts: the current interval of every standard value in ``sfv`` (what the checks read)."""
+    con.execute("CREATE OR REPLACE TEMP TABLE check_facts AS SELECT * FROM sfv WHERE valid_to IS NULL")
+
+
 def refresh_metrics(con: duckdb.DuckDBPyConnection, load_id: str | None,
-                    ciks: Iterable[int] | None = None) -> dict[str, int]:
+                    ciks: Iterable[int] | None = None, *, stage_checks: bool = False) -> dict[str, int]:
     """Compute and append every metric version not stored yet for ``ciks``.
 
     ``ciks`` defaults to the companies whose facts ``load_id`` inserted. Runs inside the caller's
     transaction when there is one (call it inside load_batch's transaction so readers never see
-    facts without their metrics). Returns counts: companies, standard_versions, candidates,
+    facts without their metrics). ``stage_checks`` leaves the current standard values of ``ciks``
+    in the temp table ``check_facts`` for ``run_checks(..., staged=True)`` (computed once per batch,
+    not again by the checks). Returns counts: companies, standard_versions, candidates,
     derived_metrics (new rows), metric_lineage (new rows), versions_renumbered, seconds.
     """
     started = time.perf_counter()
@@ -60,8 +73,11 @@ def refresh_metrics(con: duckdb.DuckDBPyConnection, load_id: str | None,
         return counts
     plan = refresh_plan()
     try:
-        results = run_steps(con, plan, {"ciks": cik_list, "load_id": load_id, "latest_only": False},
+        results = run_steps(con, plan, {"ciks": cik_list, "load_id": load_id,
+                                        "chain_concepts": chain_concepts(con)},
                             keep=["sfv", "metric_candidates"])
+        if stage_checks:
+            stage_current_values(con)
         counts["standard_versions"] = fetch_all(con, "SELECT count(*) FROM sfv")[0][0]
         counts["candidates"] = fetch_all(con, "SELECT count(*) FROM metric_candidates")[0][0]
         con.execute("DROP TABLE metric_candidates")

@@ -55,7 +55,7 @@ def test_an_out_of_order_plan_is_refused_naming_the_step(con):
 
 def test_parameters_are_bound_never_spliced():
     for step in refresh_plan():
-        assert set(step.params) <= {"ciks", "load_id", "latest_only"}, step.name
+        assert set(step.params) <= {"ciks", "load_id", "chain_concepts"}, step.name
     mine = ["metrics_refresh", "checks", "compare", "growth", "vocabulary", "sql_steps", "metrics"]
     sources = "\n".join((WAREHOUSE / f"{m}.py").read_text() for m in mine)
     assert '.replace("$' not in sources and '.replace("{' not in sources

@@ -3,8 +3,8 @@
 -- A later filing that re-files a tag's value unchanged is a confirmation, not a new input: it is
 -- left out, so a metric gets a new version only when an input's value changes, and its lineage
 -- names the filing that FIRST reported each input value.
--- $latest_only = true keeps only each tag's latest value (the checks need the current standard
--- values only, not their history).
+-- $chain_concepts (every concept a chain lists, a constant list) filters the scan of facts itself,
+-- below fact_versions' windows (a join alone would filter after them).
 -- grain: one value run (first version of each run of equal values) x one standard concept whose chain lists its tag.
 -- reads: fact_versions, standard_concept_chains
 -- creates: std_cand
@@ -20,11 +20,8 @@ FROM (
                               ORDER BY f.known_from, f.filed, f.accession, f.revision) AS prev_value
     FROM fact_versions f
     JOIN standard_concept_chains c ON c.taxonomy = f.taxonomy AND c.concept = f.concept
-    WHERE list_contains($ciks, f.cik)
+    WHERE list_contains($ciks, f.cik) AND list_contains($chain_concepts, f.concept)
       AND CASE WHEN c.period_type = 'instant' THEN f.duration_class = 'instant'
                ELSE f.duration_class IN ('quarter', 'six_months', 'nine_months', 'annual') END
 )
-WHERE prev_value IS DISTINCT FROM value
-QUALIFY NOT $latest_only
-     OR row_number() OVER (PARTITION BY cik, standard_concept, taxonomy, concept, unit, period_start, period_end
-                           ORDER BY known_from DESC, filed DESC, accession DESC, revision DESC) = 1;
+WHERE prev_value IS DISTINCT FROM value;

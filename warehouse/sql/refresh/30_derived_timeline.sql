@@ -46,7 +46,7 @@ ev_l AS MATERIALIZED (
     SELECT ev.t, ev.t_next, ev.dslot, ev.s_slot, l.*
     FROM ev
     JOIN tagv l ON l.slot = ev.l_slot AND l.taxonomy = ev.taxonomy AND l.concept = ev.concept
-               AND l.valid_from <= ev.t AND (l.valid_to IS NULL OR ev.t < l.valid_to)
+               AND l.valid_from <= ev.t AND ev.t < coalesce(l.valid_to, TIMESTAMP 'infinity')
 ),
 combo AS (  -- one tag's derived quarter, valid over [t, t_next)
     SELECT l.t, l.t_next, l.dslot, l.slot AS l_slot, l.cik, l.standard_concept, l.chain_rank, l.scope, l.tags_tried,
@@ -65,7 +65,7 @@ combo AS (  -- one tag's derived quarter, valid over [t, t_next)
                          s.period_end, s.accession, s.revision, s.value, s.known_from, NULL)] AS raw_inputs
     FROM ev_l l
     JOIN tagv s ON s.slot = l.s_slot AND s.taxonomy = l.taxonomy AND s.concept = l.concept
-               AND s.valid_from <= l.t AND (s.valid_to IS NULL OR l.t < s.valid_to)
+               AND s.valid_from <= l.t AND l.t < coalesce(s.valid_to, TIMESTAMP 'infinity')
 ),
 dev AS (  -- every moment any tag's derivation, or the longer period's pick, changed
     SELECT DISTINCT dslot, t FROM combo
@@ -75,12 +75,12 @@ dev AS (  -- every moment any tag's derivation, or the longer period's pick, cha
 ),
 at_t AS (
     SELECT dev.t AS moment, c.* EXCLUDE (t, t_next, dslot), dev.dslot
-    FROM dev JOIN combo c ON c.dslot = dev.dslot AND c.t <= dev.t AND (c.t_next IS NULL OR dev.t < c.t_next)
+    FROM dev JOIN combo c ON c.dslot = dev.dslot AND c.t <= dev.t AND dev.t < coalesce(c.t_next, TIMESTAMP 'infinity')
 ),
 with_year AS (
     SELECT a.*, coalesce(r.taxonomy = a.taxonomy AND r.concept = a.concept, false) AS same_tag_as_ytd
     FROM at_t a
-    LEFT JOIN std_rep r ON r.slot = a.l_slot AND r.valid_from <= a.moment AND (r.valid_to IS NULL OR a.moment < r.valid_to)
+    LEFT JOIN std_rep r ON r.slot = a.l_slot AND r.valid_from <= a.moment AND a.moment < coalesce(r.valid_to, TIMESTAMP 'infinity')
 ),
 ranked AS (
     SELECT *, row_number() OVER (PARTITION BY dslot, moment ORDER BY same_tag_as_ytd DESC, chain_rank, taxonomy, concept)
