@@ -17,6 +17,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import count
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -155,50 +156,78 @@ def _result(doc: Document, outcome: tuple[str | None, Any, str | None]) -> Parse
     return ParseResult(doc, kind, record=record)
 
 
-# Below this many bytes in total the documents are parsed in this process (a pool costs more).
-PARALLEL_MIN_BYTES = 4_000_000
+# Below this many bytes in total the documents are parsed in this process: a forked worker costs more
+# CPU than it saves. Measured (tests/bench/bench_parse_companyfacts.py --workers 2, the 8 sample
+# companyfacts, 23.7 MB): 0.24 s CPU in this process, 0.36-0.6 s CPU for two workers. Documents are
+# not the cost (handing them over by index instead of pickling saved ~0.02 s), nor records (Arrow
+# IPC bytes instead of pickled tables: no gain): the workers' own parse is 1.3-1.5x slower (a fresh
+# heap: copy-on-write and first-touch page faults, cold caches; and two cores shared).
+PARALLEL_MIN_BYTES = 64_000_000
 DIED = "the parser process died while parsing this document (killed, or out of memory)"
+
+# The documents of the parse_many calls under way, by call: forked workers inherit them and are
+# handed an index, never a pickled copy of a body (documents go up to 512 MiB).
+_CALLS: dict[int, Sequence[Document]] = {}
+_CALL_IDS = count()
+
+
+def pool_size(docs: Sequence[Document], workers: int | None = None) -> int:
+    """How many processes ``parse_many`` uses for ``docs``: 1 means this process, no pool."""
+    workers = workers or os.cpu_count() or 1
+    if workers <= 1 or len(docs) <= 1 or sum(d.size for d in docs) < PARALLEL_MIN_BYTES:
+        return 1
+    return min(workers, len(docs))
+
+
+def _in_worker_at(call: int, n: int) -> tuple[str | None, Any, str | None]:
+    return _in_worker(_CALLS[call][n])
 
 
 def parse_many(docs: Sequence[Document], *, workers: int | None = None) -> list[ParseResult]:
     """Parse documents, in a process per core when there are several big ones; results in input
     order. Never raises for a document: a bad one gives a ParseResult with ``error`` set.
 
-    Workers are forked (Linux's default): they run only this pure parser and return its records.
-    forkserver/spawn were measured and rejected: each worker re-imports the caller's __main__ (the
-    whole CLI), which made the bench 30% slower and breaks callers without a main file.
+    Workers are forked (Linux's default): they inherit the documents, run only this pure parser and
+    return its records. forkserver/spawn were measured and rejected: each worker re-imports the
+    caller's __main__ (the whole CLI), which made the bench 30% slower and breaks callers without a
+    main file.
     """
     docs = list(docs)
-    workers = workers or min(len(docs), os.cpu_count() or 1)
-    if workers <= 1 or len(docs) <= 1 or sum(d.size for d in docs) < PARALLEL_MIN_BYTES:
+    size = pool_size(docs, workers)
+    if size == 1:
         return [_result(d, _outcome(d)) for d in docs]
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
     from multiprocessing import get_context
 
-    outcomes: dict[int, tuple] = {}
-    lost: list[int] = []
-    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork")) as pool:
-        futures = [(n, pool.submit(_in_worker, d)) for n, d in enumerate(docs)]
-        for n, fut in futures:
-            try:
-                outcomes[n] = fut.result()
-            except BrokenProcessPool:
-                lost.append(n)
-    # A dead worker breaks the pool: every document not finished by then is retried alone in a
-    # fresh process, so one poisonous document cannot take the others with it.
-    for n in lost:
-        outcomes[n] = _alone(docs[n])
+    call = next(_CALL_IDS)
+    _CALLS[call] = docs
+    try:
+        outcomes: dict[int, tuple] = {}
+        lost: list[int] = []
+        with ProcessPoolExecutor(max_workers=size, mp_context=get_context("fork")) as pool:
+            futures = [(n, pool.submit(_in_worker_at, call, n)) for n in range(len(docs))]
+            for n, fut in futures:
+                try:
+                    outcomes[n] = fut.result()
+                except BrokenProcessPool:
+                    lost.append(n)
+        # A dead worker breaks the pool: every document not finished by then is retried alone in a
+        # fresh process, so one poisonous document cannot take the others with it.
+        for n in lost:
+            outcomes[n] = _alone(call, n)
+    finally:
+        del _CALLS[call]
     return [_result(d, outcomes[n]) for n, d in enumerate(docs)]
 
 
-def _alone(doc: Document) -> tuple[str | None, Any, str | None]:
+def _alone(call: int, n: int) -> tuple[str | None, Any, str | None]:
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
     from multiprocessing import get_context
 
     try:
         with ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork")) as pool:
-            return pool.submit(_in_worker, doc).result()
+            return pool.submit(_in_worker_at, call, n).result()
     except BrokenProcessPool:
-        return doc.kind, None, DIED
+        return _CALLS[call][n].kind, None, DIED

@@ -1,9 +1,12 @@
 """Benchmark: parse_companyfacts alone (bytes -> Arrow record) on the sample companyfacts files.
 
-Run: `.venv/bin/python tests/bench/bench_parse_companyfacts.py [--runs 5] [--profile] [--alternatives]`.
-Uses the 8 byte-exact files of ../shared/edgar-samples/companyfacts (the vendored copies when
-../shared is absent), decompressed in memory first, and prints the best total seconds over the runs,
-facts/s and, with --profile, the top functions of one run. Single process: this measures parser CPU.
+Run: `.venv/bin/python tests/bench/bench_parse_companyfacts.py [--runs 5] [--profile] [--alternatives]
+[--workers 2]`. Uses the 8 byte-exact files of ../shared/edgar-samples/companyfacts (the vendored copies
+when ../shared is absent), decompressed in memory first, and prints the best total seconds over the
+runs, facts/s and, with --profile, the top functions of one run. Single process: this measures parser
+CPU. ``--workers N`` also times ``pipelines.parse.parse_many`` (the ingest's parse stage) on the same
+documents with N workers, its CPU counting the worker processes (RUSAGE_CHILDREN), and says whether
+it used a pool.
 
 ``--alternatives`` also times, on the same bytes, the other ways to typed columns that were
 considered: msgspec's decode alone (the floor of the current path: no columns, no checks) and
@@ -103,6 +106,30 @@ def alternatives(bodies: list[tuple[str, bytes]], runs: int, facts: int) -> None
         con.close()
 
 
+def cpu_with_children() -> float:
+    import resource
+
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def parse_many_figures(bodies: list[tuple[str, bytes]], runs: int, workers: int) -> None:
+    """parse_many (what ingest calls) on the same bodies: wall and CPU including worker processes."""
+    from pipelines import parse as parse_mod
+    from pipelines.documents import Document
+
+    docs = [Document(uri=u, origin="file", body=b, kind="companyfacts") for u, b in bodies]
+    best, best_cpu, facts = float("inf"), float("inf"), 0
+    for _ in range(runs):
+        t0, c0 = time.perf_counter(), cpu_with_children()
+        results = parse_mod.parse_many(docs, workers=workers)
+        best, best_cpu = min(best, time.perf_counter() - t0), min(best_cpu, cpu_with_children() - c0)
+        facts = sum(r.record.fact_count for r in results)
+    pooled = parse_mod.pool_size(docs, workers)
+    print(f"parse_many, workers={workers} ({pooled} process(es) used): {facts:,} facts: best of {runs} "
+          f"{best:.3f} s wall, {best_cpu:.3f} s CPU incl. workers ({facts / best_cpu:,.0f} facts per CPU second)")
+
+
 def main() -> int:
     from pipelines.companyfacts import parse_companyfacts
 
@@ -110,6 +137,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--alternatives", action="store_true", help="also time msgspec alone and DuckDB read_json")
+    ap.add_argument("--workers", type=int, default=0, help="also time parse_many with this many workers")
     args = ap.parse_args()
     files = source_files()
     bodies = [(str(f), read(f)) for f in files]
@@ -121,6 +149,8 @@ def main() -> int:
     mb = sum(len(b) for _, b in bodies) / 1e6
     print(f"parse_companyfacts: {len(bodies)} files, {mb:.1f} MB, {facts:,} facts: best of {args.runs} "
           f"{best:.3f} s wall, {best_cpu:.3f} s CPU ({facts / best_cpu:,.0f} facts per CPU second)")
+    if args.workers:
+        parse_many_figures(bodies, args.runs, args.workers)
     if args.alternatives:
         alternatives(bodies, args.runs, facts)
     if args.profile:

@@ -10,7 +10,7 @@ import pytest
 
 import pipelines.sec_client  # noqa: F401  (registers any error subclasses it defines)
 from helpers import COMPANYFACTS_FILES, read_body
-from pipelines import errors
+from pipelines import errors, parse
 from pipelines.documents import Document
 from pipelines.errors import EdgarError, RejectedDocument
 from pipelines.parse import parse_many
@@ -72,8 +72,9 @@ def test_errors_raised_in_a_worker_process_come_back(method):
             pool.submit(_raise, "throttled").result(timeout=120)
 
 
-def test_parse_many_brings_back_a_rejection_among_big_good_documents():
+def test_parse_many_brings_back_a_rejection_among_big_good_documents(monkeypatch):
     """Issue 8 bug 2: an HTML page among >= 4 MB of companyfacts broke the pool (BrokenProcessPool)."""
+    monkeypatch.setattr(parse, "PARALLEL_MIN_BYTES", 4_000_000)  # the pool, for these ~8 MB
     good = [Document(uri=str(p), origin="file", body=read_body(p)) for p in COMPANYFACTS_FILES[:2]]
     html = Document(uri="throttle.json", origin="file",
                     body=b"<!DOCTYPE html><html><head><title>SEC.gov | Request Rate Threshold Exceeded</title>")

@@ -32,6 +32,12 @@ MRVL = COMPANYFACTS_DIR / "CIK0001835632.json.gz"
 HTML = b"<!DOCTYPE html><html><body><h1>Request Rate Threshold Exceeded</h1></body></html>"
 
 
+@pytest.fixture(autouse=True)
+def _pool_for_these_sizes(monkeypatch):
+    """These tests are about the worker pool: use it for their ~8 MB of documents (default: 64 MB)."""
+    monkeypatch.setattr(parse_mod, "PARALLEL_MIN_BYTES", 4_000_000)
+
+
 def _doc(uri: str, body: bytes) -> Document:
     return Document(uri=uri, origin="file", body=body)
 
