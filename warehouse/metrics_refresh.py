@@ -49,8 +49,9 @@ def chain_concepts(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 
 def stage_current_values(con: duckdb.DuckDBPyConnection) -> None:
-    """check_facts: the current interval of every standard value in ``sfv`` (what the checks read)."""
-    con.execute("CREATE OR REPLACE TEMP TABLE check_facts AS SELECT * FROM sfv WHERE valid_to IS NULL")
+    """check_facts: the current interval of every standard value in ``sfv`` (what the checks read;
+    without the lineage lists, which no check reads)."""
+    con.execute("CREATE OR REPLACE TEMP TABLE check_facts AS SELECT * EXCLUDE (inputs) FROM sfv WHERE valid_to IS NULL")
 
 
 def refresh_metrics(con: duckdb.DuckDBPyConnection, load_id: str | None,

@@ -51,8 +51,8 @@ SELECT 'revenue_growth_yoy' AS metric, ev.cik, c.fiscal_year, c.fiscal_period, e
                    list_transform(p.inputs, x -> edge('prior', x, p.metric_id))) AS inputs
 FROM ev
 JOIN r c ON c.cik = ev.cik AND c.unit = ev.unit AND c.period_start = ev.c_start AND c.period_end = ev.c_end
-        AND c.known_from <= ev.t AND (c.valid_to IS NULL OR ev.t < c.valid_to)
+        AND c.known_from <= ev.t AND ev.t < coalesce(c.valid_to, TIMESTAMP 'infinity')
 JOIN r p ON p.cik = ev.cik AND p.unit = ev.unit AND p.period_start = ev.p_start AND p.period_end = ev.p_end
-        AND p.known_from <= ev.t AND (p.valid_to IS NULL OR ev.t < p.valid_to)
+        AND p.known_from <= ev.t AND ev.t < coalesce(p.valid_to, TIMESTAMP 'infinity')
 LEFT JOIN fiscal_calendar fc ON fc.cik = ev.cik AND fc.fiscal_year = ev.c_fy
 LEFT JOIN fiscal_calendar fp ON fp.cik = ev.cik AND fp.fiscal_year = ev.p_fy

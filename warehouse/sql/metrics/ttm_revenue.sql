@@ -43,12 +43,16 @@ chain_ev AS (  -- every moment one of the four quarters changed
     FROM positions p
     JOIN q ON q.cik = p.cik AND q.unit = p.unit AND q.period_start = p.ps AND q.period_end = p.pe
 ),
-picked AS (  -- the version of each quarter current at each such moment
-    SELECT ev.t, p.*, q.value, q.taxonomy, q.inputs, q.metric_id
+ev_pos AS MATERIALIZED (  -- each moment with the chain's four quarters (joined first: the planner
+    SELECT ev.t, p.*      -- otherwise pairs every moment with every version on time alone)
     FROM chain_ev ev
     JOIN positions p ON p.chain_id = ev.chain_id
+),
+picked AS (  -- the version of each quarter current at each such moment
+    SELECT p.*, q.value, q.taxonomy, q.inputs, q.metric_id
+    FROM ev_pos p
     JOIN q ON q.cik = p.cik AND q.unit = p.unit AND q.period_start = p.ps AND q.period_end = p.pe
-          AND q.known_from <= ev.t AND (q.valid_to IS NULL OR ev.t < q.valid_to)
+          AND q.known_from <= p.t AND p.t < coalesce(q.valid_to, TIMESTAMP 'infinity')
 ),
 summed AS (
     SELECT cik, any_value(fiscal_year) AS fiscal_year, any_value(fiscal_period) AS fiscal_period,
@@ -56,7 +60,7 @@ summed AS (
            sum(value) AS total,
            CASE WHEN count(DISTINCT taxonomy) = 1 THEN NULL ELSE 'taxonomy mismatch between quarters' END AS null_reason,
            max(taxonomy) AS taxonomy,
-           flatten(list(list_transform(inputs, x -> edge('q' || pos, x, metric_id)) ORDER BY pos)) AS inputs,
+           flatten(list(list_transform(inputs, x -> edge('q' || pos, x, metric_id)))) AS inputs,  -- any order: the id sorts them
            'revenue(q1) + revenue(q2) + revenue(q3) + revenue(q4)' AS formula
     FROM picked
     GROUP BY chain_id, cik, unit, s1, e4, t

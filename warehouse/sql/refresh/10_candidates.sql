@@ -11,7 +11,7 @@
 CREATE OR REPLACE TEMP TABLE std_cand AS
 SELECT * EXCLUDE (prev_value)
 FROM (
-    SELECT f.cik, c.standard_concept, c.chain_rank, c.scope, c.additive, c.value_kind, c.tags_tried,
+    SELECT f.cik, c.standard_concept, c.chain_rank, c.scope, c.additive, c.value_kind,
            f.taxonomy, f.concept, f.unit, f.period_start, f.period_end, f.value, f.accession, f.revision, f.form,
            f.filed, f.known_from, f.fiscal_year, f.fiscal_period, f.duration_class, f.duration_days,
            hash(f.cik, c.standard_concept, f.unit, f.period_start, f.period_end) AS slot,

@@ -2,45 +2,45 @@
 -- changed, the candidates are the latest value of every chain tag for that period, ranked by
 -- chain_pick_key (general-scope totals first, the largest general-scope currency flow, then chain
 -- order); consecutive moments with the same pick collapse into one interval [valid_from, valid_to).
--- candidates lists every candidate with its value, in rank order (the matched tag first), as of the
--- moment the pick last changed; tags_tried is the chain up to the matched tag.
+-- A slot with one candidate (most slots) skips all of it: that candidate from its known_from on.
+-- (standard_facts lists the candidates with their values; the refresh needs only the pick.)
 -- grain: (slot, valid_from).
--- reads: std_cand, chain_pick_key, same_within_rounding, plain_number
+-- reads: std_cand, chain_pick_key, same_within_rounding
 -- creates: std_rep
 CREATE OR REPLACE TEMP TABLE std_rep AS
-WITH ev AS (SELECT DISTINCT slot, known_from AS t FROM std_cand),
+WITH n AS (SELECT slot, count(*) = 1 AS alone FROM std_cand GROUP BY slot),
+one AS (SELECT c.* FROM std_cand c SEMI JOIN n ON n.slot = c.slot AND n.alone),
+multi AS (  -- each chain tag's value runs in each slot with several candidates, [known_from, valid_to)
+    SELECT c.*, lead(c.known_from) OVER (PARTITION BY c.slot, c.taxonomy, c.concept
+                                         ORDER BY c.known_from, c.filed, c.accession, c.revision) AS valid_to
+    FROM std_cand c SEMI JOIN n ON n.slot = c.slot AND NOT n.alone
+),
+ev AS (SELECT DISTINCT slot, known_from AS t FROM multi),
 latest AS (  -- the latest value of each chain tag of the slot at moment t
-    SELECT ev.t, c.*
-    FROM ev JOIN std_cand c ON c.slot = ev.slot AND c.known_from <= ev.t
-    QUALIFY row_number() OVER (PARTITION BY ev.slot, ev.t, c.taxonomy, c.concept
-                               ORDER BY c.known_from DESC, c.filed DESC, c.accession DESC, c.revision DESC) = 1
+    SELECT ev.t, c.* EXCLUDE (valid_to)
+    FROM ev JOIN multi c ON c.slot = ev.slot AND c.known_from <= ev.t AND ev.t < coalesce(c.valid_to, TIMESTAMP 'infinity')
 ),
 tops AS (
     SELECT *, max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END)
                   OVER (PARTITION BY slot, t) AS top
     FROM latest
 ),
-keyed AS (
-    SELECT * EXCLUDE (top), chain_pick_key(scope, additive, value_kind, value, chain_rank, top) AS pick_key FROM tops
-),
-ranked AS (
-    SELECT * EXCLUDE (pick_key), row_number() OVER (PARTITION BY slot, t ORDER BY pick_key) AS pick_rank
-    FROM keyed
-),
-tried AS (  -- a grouped ordered list: an ordered list() window is far slower in DuckDB
-    SELECT slot, t, list(taxonomy || ':' || concept || '=' || plain_number(value) ORDER BY pick_rank) AS candidates
-    FROM ranked GROUP BY slot, t
+picked AS (
+    SELECT * EXCLUDE (top) FROM tops
+    QUALIFY row_number() OVER (PARTITION BY slot, t
+                               ORDER BY chain_pick_key(scope, additive, value_kind, value, chain_rank, top)) = 1
 ),
 changes AS (
-    SELECT r.* EXCLUDE (pick_rank), tried.candidates FROM ranked r
-    JOIN tried ON tried.slot = r.slot AND tried.t = r.t
-    WHERE r.pick_rank = 1
-    QUALIFY lag(r.taxonomy || ':' || r.concept || ':' || r.accession || ':' || r.revision)
-                OVER (PARTITION BY r.slot ORDER BY r.t)
-            IS DISTINCT FROM r.taxonomy || ':' || r.concept || ':' || r.accession || ':' || r.revision
+    SELECT * FROM picked
+    QUALIFY lag(taxonomy || ':' || concept || ':' || accession || ':' || revision) OVER (PARTITION BY slot ORDER BY t)
+            IS DISTINCT FROM taxonomy || ':' || concept || ':' || accession || ':' || revision
 )
 SELECT * EXCLUDE (t, known_from),
        t AS valid_from,
        known_from AS fact_known_from,
        lead(t) OVER (PARTITION BY slot ORDER BY t) AS valid_to
-FROM changes;
+FROM changes
+UNION ALL BY NAME
+SELECT * EXCLUDE (known_from), known_from AS valid_from, known_from AS fact_known_from,
+       CAST(NULL AS TIMESTAMP) AS valid_to
+FROM one;

@@ -49,7 +49,7 @@ ev_l AS MATERIALIZED (
                AND l.valid_from <= ev.t AND ev.t < coalesce(l.valid_to, TIMESTAMP 'infinity')
 ),
 combo AS (  -- one tag's derived quarter, valid over [t, t_next)
-    SELECT l.t, l.t_next, l.dslot, l.slot AS l_slot, l.cik, l.standard_concept, l.chain_rank, l.scope, l.tags_tried,
+    SELECT l.t, l.t_next, l.dslot, l.slot AS l_slot, l.cik, l.standard_concept, l.chain_rank, l.scope,
            l.taxonomy,
            l.concept, l.unit, CAST(s.period_end + INTERVAL 1 DAY AS DATE) AS period_start, l.period_end,
            l.value - s.value AS value, l.accession, l.revision, l.form, l.filed, l.fiscal_year,
@@ -82,19 +82,9 @@ with_year AS (
     FROM at_t a
     LEFT JOIN std_rep r ON r.slot = a.l_slot AND r.valid_from <= a.moment AND a.moment < coalesce(r.valid_to, TIMESTAMP 'infinity')
 ),
-ranked AS (
-    SELECT *, row_number() OVER (PARTITION BY dslot, moment ORDER BY same_tag_as_ytd DESC, chain_rank, taxonomy, concept)
-                  AS pick_rank
-    FROM with_year
-),
-tried AS (  -- a grouped ordered list: an ordered list() window is far slower in DuckDB
-    SELECT dslot, moment, list(taxonomy || ':' || concept ORDER BY pick_rank) AS candidates
-    FROM ranked GROUP BY dslot, moment
-),
 picked AS (
-    SELECT r.* EXCLUDE (pick_rank), tried.candidates FROM ranked r
-    JOIN tried ON tried.dslot = r.dslot AND tried.moment = r.moment
-    WHERE r.pick_rank = 1
+    SELECT * FROM with_year
+    QUALIFY row_number() OVER (PARTITION BY dslot, moment ORDER BY same_tag_as_ytd DESC, chain_rank, taxonomy, concept) = 1
 ),
 changes AS (
     SELECT *, lead(moment) OVER (PARTITION BY dslot ORDER BY moment) AS next_at

@@ -17,9 +17,9 @@ SELECT ev.t AS known_from, a.cik, a.fiscal_year, a.fiscal_period, a.duration_cla
        b.value AS b_value, b.unit AS b_unit, b.taxonomy AS b_taxonomy, b.inputs AS b_inputs, b.metric_id AS b_metric_id
 FROM ev
 JOIN a ON a.cik = ev.cik AND a.period_start = ev.period_start AND a.period_end = ev.period_end
-      AND a.known_from <= ev.t AND (a.valid_to IS NULL OR ev.t < a.valid_to)
+      AND a.known_from <= ev.t AND ev.t < coalesce(a.valid_to, TIMESTAMP 'infinity')
 JOIN b ON b.cik = ev.cik AND b.period_start = ev.period_start AND b.period_end = ev.period_end
-      AND b.known_from <= ev.t AND (b.valid_to IS NULL OR ev.t < b.valid_to)
+      AND b.known_from <= ev.t AND ev.t < coalesce(b.valid_to, TIMESTAMP 'infinity')
 QUALIFY row_number() OVER (PARTITION BY ev.t, a.cik, a.period_start, a.period_end, a.unit
                            ORDER BY (a.unit = b.unit) DESC, (a.taxonomy = b.taxonomy) DESC, b.unit) = 1;
 
@@ -64,13 +64,13 @@ cur AS (
     SELECT ev.t, p.* FROM ev
     JOIN parts p ON p.cik = ev.cik AND p.period_start IS NOT DISTINCT FROM ev.period_start
                 AND p.period_end = ev.period_end AND p.unit = ev.unit
-                AND p.known_from <= ev.t AND (p.valid_to IS NULL OR ev.t < p.valid_to)
+                AND p.known_from <= ev.t AND ev.t < coalesce(p.valid_to, TIMESTAMP 'infinity')
 )
 SELECT t AS known_from, cik, any_value(fiscal_year) AS fiscal_year, any_value(fiscal_period) AS fiscal_period,
        any_value(duration_class) AS duration_class, period_start, period_end, unit,
        map_from_entries(list({'key': standard_concept, 'value': value})) AS v,
        map_from_entries(list({'key': standard_concept, 'value': taxonomy})) AS tax,
-       flatten(list(list_transform(inputs, x -> edge(standard_concept, x, metric_id)) ORDER BY standard_concept)) AS inputs
+       flatten(list(list_transform(inputs, x -> edge(standard_concept, x, metric_id)))) AS inputs  -- any order: metric_key sorts
 FROM cur
 GROUP BY cik, period_start, period_end, unit, t
 HAVING bool_or(standard_concept = anchor);

@@ -2,22 +2,27 @@
 -- moment that combination of input versions was current), without the candidates whose inputs
 -- carry the same values as the version before them (a re-filed or re-chained input with an
 -- unchanged value is not a new version), minus ids already stored.
+-- The windows run over narrow rows (row id, key, moment); the candidate rows are joined back once.
 -- grain: metric_id.
 -- reads: metric_candidates, metric_key, derived_metrics
 -- creates: metric_new
 CREATE OR REPLACE TEMP TABLE metric_new AS
-WITH ids AS (
-    SELECT metric_key(metric, cik, period_start, period_end, input_unit, rule_version, inputs) AS metric_id, *,
+WITH keyed AS (
+    SELECT rowid AS rid, metric_key(metric, cik, period_start, period_end, input_unit, rule_version, inputs) AS metric_id,
+           metric, cik, period_start, period_end, input_unit, rule_version, known_from,
            list_sort(list_transform(inputs, x -> concat_ws(':', x.role, x.step, x.taxonomy, x.concept, x.unit,
                                                            CAST(x.value AS VARCHAR)))) AS input_values
     FROM metric_candidates
+),
+ids AS (
+    SELECT * FROM keyed
     QUALIFY row_number() OVER (PARTITION BY metric_id ORDER BY known_from) = 1
 ),
 changed AS (
-    SELECT * FROM ids
+    SELECT rid, metric_id FROM ids
     QUALIFY lag(input_values) OVER (PARTITION BY metric, cik, period_start, period_end, input_unit, rule_version
                                     ORDER BY known_from, metric_id) IS DISTINCT FROM input_values
 )
-SELECT * EXCLUDE (input_values) FROM changed m
+SELECT c.metric_id, m.* FROM changed c JOIN metric_candidates m ON m.rowid = c.rid
 -- a metric_id hashes its cik: only the refreshed companies' stored ids can match (never all of them)
-ANTI JOIN (SELECT metric_id FROM derived_metrics WHERE list_contains($ciks, cik)) d ON d.metric_id = m.metric_id;
+ANTI JOIN (SELECT metric_id FROM derived_metrics WHERE list_contains($ciks, cik)) d ON d.metric_id = c.metric_id;
