@@ -121,12 +121,24 @@ def _storable_cik(cik: Any) -> int | None:
     return cik if isinstance(cik, int) and 0 <= cik <= MAX_CIK else None
 
 
-def _record_document(con, doc: Document, *, kind: str, load_id: str, status: str,
+class _DocumentIds:
+    """Ids for the source documents of one batch attempt: max + 1 read once, then counted up.
+
+    Assigned here (the one writer, inside the batch's transaction), not by the column's sequence
+    default: the same statements then run on DuckLake, which has no sequences."""
+
+    def __init__(self, con):
+        self.next = int(fetch_value(con, "SELECT coalesce(max(source_document_id), 0) + 1 FROM source_documents"))
+
+    def take(self) -> int:
+        self.next += 1
+        return self.next - 1
+
+
+def _record_document(con, doc: Document, *, ids: _DocumentIds, kind: str, load_id: str, status: str,
                      reason: str | None, raw_path: str | None, cik: int | None,
                      accession: str | None) -> int:
-    # The id is assigned here (the one writer, inside the batch's transaction), not by the column's
-    # sequence default: the same statements then run on DuckLake, which has no sequences.
-    doc_id = int(fetch_value(con, "SELECT coalesce(max(source_document_id), 0) + 1 FROM source_documents"))
+    doc_id = ids.take()
     con.execute(
         "INSERT INTO source_documents (source_document_id, kind, uri, origin, sha256, bytes, fetched_at,"
         " http_status, etag, last_modified, cik, accession, status, reject_reason, raw_path, load_id,"
@@ -138,10 +150,14 @@ def _record_document(con, doc: Document, *, kind: str, load_id: str, status: str
     return doc_id
 
 
-def _already_loaded(con, kind: str, sha256: str) -> bool:
-    return bool(fetch_value(
-        con, "SELECT count(*) FROM source_documents WHERE kind = ? AND sha256 = ? AND status = 'loaded'",
-        [kind, sha256]))
+def _already_loaded(con, items: Sequence[Item]) -> set[tuple[str, str]]:
+    """(kind, sha256) of the batch's parsed documents that an earlier batch already loaded (one
+    lookup per batch; ``ingest.prepare`` finds most of them before parsing)."""
+    wanted = sorted({it.doc.sha256 for it in items if isinstance(it, Parsed)})
+    if not wanted:
+        return set()
+    return set(fetch_all(con, "SELECT DISTINCT kind, sha256 FROM source_documents"
+                              " WHERE status = 'loaded' AND list_contains(?, sha256)", [wanted]))
 
 
 def _record_kind(item: Item) -> str:
@@ -320,7 +336,8 @@ def current_facts_scope(con: duckdb.DuckDBPyConnection, report: BatchReport) -> 
     if report.row_counts.get("filings") and report.document_ids:
         ciks |= {c for (c,) in fetch_all(
             con, "SELECT DISTINCT x.cik FROM facts x SEMI JOIN (SELECT DISTINCT accession FROM filings"
-                 " WHERE list_contains($docs, source_document_id) AND acceptance_time IS NOT NULL) b"
+                 " WHERE source_document_id BETWEEN list_min($docs) AND list_max($docs)"
+                 " AND list_contains($docs, source_document_id) AND acceptance_time IS NOT NULL) b"
                  " ON b.accession = x.accession WHERE NOT list_contains($ciks, x.cik)",
             {"docs": sorted(report.document_ids), "ciks": sorted(ciks)})}
     return sorted(ciks)
@@ -359,15 +376,18 @@ def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport) -> None:
     ciks = sorted(report.ciks)
     batch = sorted(report.document_ids)
     moved = [c for (c,) in fetch_all(
-        con, "SELECT DISTINCT f.cik FROM filings f WHERE list_contains($docs, f.source_document_id)"
+        con, "SELECT DISTINCT f.cik FROM filings f WHERE f.source_document_id BETWEEN list_min($docs)"
+             " AND list_max($docs) AND list_contains($docs, f.source_document_id)"
              " AND list_contains($ciks, f.cik) AND EXISTS (SELECT 1 FROM facts x WHERE x.cik = f.cik"
              " AND x.accession = f.accession AND NOT list_contains($docs, x.source_document_id))",
         {"docs": batch, "ciks": ciks})]
     moved = sorted(set(moved) | report.restated)
     if moved:
+        # (the range tests first: the scans skip row groups outside the list's range)
+        in_moved = "cik BETWEEN list_min($ciks) AND list_max($ciks) AND list_contains($ciks, cik)"
         con.execute("DELETE FROM metric_lineage WHERE metric_id IN"
-                    " (SELECT metric_id FROM derived_metrics WHERE list_contains(?, cik))", [moved])
-        con.execute("DELETE FROM derived_metrics WHERE list_contains(?, cik)", [moved])
+                    f" (SELECT metric_id FROM derived_metrics WHERE {in_moved})", {"ciks": moved})
+        con.execute(f"DELETE FROM derived_metrics WHERE {in_moved}", {"ciks": moved})
     check = bool(report.row_counts.get("facts"))  # the checks read facts only
     counts = refresh_metrics(con, report.load_id, ciks=ciks, stage_checks=check)
     report.row_counts.update({k: counts[k] for k in ("derived_metrics", "metric_lineage")})
@@ -398,6 +418,8 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter) 
     from warehouse.loaders import LOADERS
 
     seen: set[tuple[str, str]] = set()
+    ids = _DocumentIds(con)
+    loaded_before = _already_loaded(con, items)
     for item in items:
         kind = _record_kind(item)
         doc = item.doc
@@ -406,12 +428,12 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter) 
         accession = getattr(record, "accession", None) or doc.accession
         if isinstance(item, Rejected):
             raw_path = raw.store(doc.body, doc.sha256) if doc.body else None
-            _record_document(con, doc, kind=kind, load_id=report.load_id, status="rejected",
+            _record_document(con, doc, ids=ids, kind=kind, load_id=report.load_id, status="rejected",
                              reason=item.error.reason, raw_path=raw_path, cik=cik, accession=accession)
             report.rejected.append((doc.uri, item.error.reason))
             continue
         key = (kind, doc.sha256)
-        if isinstance(item, Known) or key in seen or _already_loaded(con, kind, doc.sha256):
+        if isinstance(item, Known) or key in seen or key in loaded_before:
             report.unchanged += 1
             continue
         seen.add(key)
@@ -422,8 +444,8 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter) 
             if cik is not None and _storable_cik(cik) is None:
                 raise RejectedDocument(doc.uri, f"CIK {cik} is out of range (1 to {MAX_CIK})")
             raw_path = raw.store(doc.body, doc.sha256)
-            doc_id = _record_document(con, doc, kind=kind, load_id=report.load_id, status="loaded", reason=None,
-                                      raw_path=raw_path, cik=cik, accession=accession)
+            doc_id = _record_document(con, doc, ids=ids, kind=kind, load_id=report.load_id, status="loaded",
+                                      reason=None, raw_path=raw_path, cik=cik, accession=accession)
             counts = spec.loader(con, LoadContext(report.load_id, doc_id, doc), record)
         except RejectedDocument as exc:
             raise _LoaderRejected(item, RejectedDocument(doc.uri, exc.reason)) from exc
