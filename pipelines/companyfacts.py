@@ -7,8 +7,10 @@ on distinct values only), so the per-fact Python work is one attribute read per 
 
 A value the warehouse cannot hold rejects the whole document, naming the first offending fact
 (taxonomy:concept [unit], accession, period end) and the field: a date outside 1900..2100, a
-fiscal year outside it, a number that does not fit DECIMAL(38,10) exactly, a period that ends
-before it starts, a malformed accession, a CIK outside INTEGER.
+fiscal year outside it, a number that does not fit DECIMAL(38,10) exactly, a decimal with more
+digits than the double that carries it (val_float) keeps, a period that ends before it starts, a
+malformed accession, a CIK outside INTEGER. Decimals are checked as SEC wrote them: the fact lists
+that hold any are decoded a second time with the values as exact Decimals.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import Decimal
+from operator import attrgetter
 
 import msgspec
 import numpy as np
@@ -44,6 +47,10 @@ class _Fact(msgspec.Struct, gc=False):
     start: str | None = None
 
 
+class _Literal(msgspec.Struct, gc=False):
+    val: int | Decimal  # exactly as written (the types were checked by the int | float decode)
+
+
 class _Concept(msgspec.Struct, gc=False):
     units: dict[str, msgspec.Raw]
     label: str | None = None
@@ -58,6 +65,9 @@ class _CompanyFacts(msgspec.Struct, gc=False):
 
 _DECODER = msgspec.json.Decoder(_CompanyFacts)
 _FACTS_DECODER = msgspec.json.Decoder(list[_Fact])
+_LITERALS_DECODER = msgspec.json.Decoder(list[_Literal])
+_VALUE = attrgetter("val")
+_IS_DECIMAL = Decimal.__instancecheck__
 
 FACT_SCHEMA = pa.schema([
     ("taxonomy", pa.string()),
@@ -108,15 +118,39 @@ class CompanyFacts:
         return self.facts.num_rows
 
 
-def _float_problem(v: float) -> str | None:
-    """Why a decimal value cannot be stored exactly in DECIMAL(38,10), or None."""
-    if not math.isfinite(v):
+class _Text(str):
+    """A value shown in a reason as it was written (no quotes)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _as_written(d: Decimal) -> object:
+    """How a reason shows decimal ``d``: as a float when the float is exactly it, else its text."""
+    f = float(d)
+    return f if math.isfinite(f) and Decimal(repr(f)) == d else _Text(str(d))
+
+
+def _decimal_problem(d: Decimal) -> str | None:
+    """Why decimal ``d`` (SEC's literal) cannot be stored exactly in DECIMAL(38,10) through
+    val_float (whose shortest text the load casts to DECIMAL), or None."""
+    if not d.is_finite():
         return "is not a finite number"
-    exact = Decimal(repr(v))  # the shortest decimal that is this float: SEC's literal
-    if -exact.as_tuple().exponent > _MAX_DECIMALS:
+    as_double = float(d)
+    shortest = repr(as_double)
+    if "e" not in shortest and str(d) == shortest:  # the usual case: SEC wrote the double's shortest form
+        if len(shortest) - shortest.index(".") - 1 > _MAX_DECIMALS:  # below 1e16, no exponent: not too large
+            return f"has more than {_MAX_DECIMALS} decimal places (DECIMAL(38,10))"
+        return None
+    _, digits, exponent = d.as_tuple()
+    significant = "".join(map(str, digits)).rstrip("0")  # 0.50 has the decimal places of 0.5
+    decimals = -(exponent + len(digits) - len(significant)) if significant else 0
+    if decimals > _MAX_DECIMALS:
         return f"has more than {_MAX_DECIMALS} decimal places (DECIMAL(38,10))"
-    if abs(exact) >= _MAX_ABS:
+    if d.copy_abs() >= _MAX_ABS:
         return "is too large for DECIMAL(38,10)"
+    if Decimal(shortest) != d:
+        return f"has more digits than a 64-bit float keeps (it would be stored as {as_double!r})"
     return None
 
 
@@ -128,17 +162,19 @@ class _Chunks:
         self.keys: list[tuple[str, str, str]] = []  # (taxonomy, concept, unit) per fact list
         self.key_of: list[int] = []  # key index per pending fact list
         self.pending: list[list[_Fact]] = []
+        self.pending_raw: list[msgspec.Raw] = []  # each pending fact list as it was written
         self.pending_rows = 0
         self.batches: list[pa.RecordBatch] = []
         self.good_text: set[str] = set()  # accessions and dates already checked
-        self.good_floats: set[float] = set()
+        self.good_decimals: set[Decimal] = set()
 
-    def add(self, key: tuple[str, str, str], rows: list[_Fact]) -> None:
+    def add(self, key: tuple[str, str, str], rows: list[_Fact], raw: msgspec.Raw) -> None:
         if not rows:
             return
         self.keys.append(key)
         self.key_of.append(len(self.keys) - 1)
         self.pending.append(rows)
+        self.pending_raw.append(raw)
         self.pending_rows += len(rows)
         if self.pending_rows >= CHUNK_ROWS:
             self.flush()
@@ -149,8 +185,9 @@ class _Chunks:
         rows = [r for part in self.pending for r in part]
         counts = np.fromiter((len(p) for p in self.pending), dtype=np.int64, count=len(self.pending))
         key_idx = pa.array(np.repeat(np.asarray(self.key_of, dtype=np.int32), counts))
-        self.pending, self.key_of, self.pending_rows = [], [], 0
-        self.batches.append(self._batch(rows, key_idx))
+        parts = list(zip(self.pending_raw, counts.tolist(), strict=True))
+        self.pending, self.pending_raw, self.key_of, self.pending_rows = [], [], [], 0
+        self.batches.append(self._batch(rows, key_idx, parts))
 
     def _reject(self, rows: list[_Fact], key_idx: pa.Array, i: int, field: str, value: object, problem: str):
         taxonomy, concept, unit = self.keys[key_idx[i].as_py()]
@@ -168,7 +205,25 @@ class _Chunks:
                 self._reject(rows, key_idx, values.index(v), field, v, problem)
             self.good_text.add(v)
 
-    def _batch(self, rows: list[_Fact], key_idx: pa.Array) -> pa.RecordBatch:
+    def _check_decimals(self, rows: list[_Fact], key_idx: pa.Array, parts: list[tuple[msgspec.Raw, int]],
+                        decimal_rows: pa.Array) -> None:
+        """Check each decimal as SEC wrote it: the fact lists holding any are decoded again with the
+        values as exact Decimals (the float decode has already rounded them to doubles)."""
+        sizes = np.fromiter((n for _, n in parts), dtype=np.int64, count=len(parts))
+        starts = np.cumsum(sizes) - sizes
+        decimals_in = np.add.reduceat(decimal_rows.to_numpy(zero_copy_only=False), starts)  # per fact list
+        for p in np.flatnonzero(decimals_in).tolist():
+            literals = list(map(_VALUE, _LITERALS_DECODER.decode(parts[p][0])))
+            for d in dict.fromkeys(filter(_IS_DECIMAL, literals)):  # distinct, in order of appearance
+                if d in self.good_decimals:
+                    continue
+                problem = _decimal_problem(d)
+                if problem:
+                    j = next(j for j, x in enumerate(literals) if type(x) is Decimal and x == d)
+                    self._reject(rows, key_idx, int(starts[p]) + j, "value", _as_written(d), problem)
+                self.good_decimals.add(d)
+
+    def _batch(self, rows: list[_Fact], key_idx: pa.Array, parts: list[tuple[msgspec.Raw, int]]) -> pa.RecordBatch:
         keys = self.keys
         start = [r.start for r in rows]
         end = [r.end for r in rows]
@@ -199,14 +254,7 @@ class _Chunks:
             self._reject(rows, key_idx, i, "value", vint[i], "does not fit in 64 bits")
         a_vflt = pa.array(vflt, pa.float64())
         if a_vflt.null_count < len(a_vflt):
-            for v in pc.unique(a_vflt.drop_null()).to_pylist():
-                if v in self.good_floats:
-                    continue
-                problem = _float_problem(v)
-                if problem:
-                    i = next(i for i, x in enumerate(vflt) if x is not None and (x == v or x != x))
-                    self._reject(rows, key_idx, i, "value", v, problem)
-                self.good_floats.add(v)
+            self._check_decimals(rows, key_idx, parts, a_vflt.is_valid())
 
         try:
             a_fy = pa.array(fy, pa.int64())
@@ -266,7 +314,7 @@ def parse_companyfacts(body: bytes, *, document: str, expected_cik: int | None =
                 except RecursionError:
                     raise RejectedDocument(document, f"facts of {taxonomy}:{name} [{unit}] are nested too "
                                                      "deeply") from None
-                chunks.add((taxonomy, name, unit), rows)
+                chunks.add((taxonomy, name, unit), rows, raw)
     chunks.flush()
     if not chunks.batches:
         raise RejectedDocument(document, "companyfacts has no facts")

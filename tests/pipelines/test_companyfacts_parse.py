@@ -6,6 +6,7 @@ import gzip
 from collections import Counter
 
 import orjson
+import pyarrow.compute as pc
 import pytest
 
 from helpers import COMPANYFACTS_DIR, COMPANYFACTS_FILES, read_body
@@ -203,6 +204,49 @@ def test_values_a_column_cannot_hold_reject_the_document(name):
     assert words in exc.value.reason
     if not name.startswith("cik") and "Expected" not in words:  # a fact: named with its accession
         assert "fact us-gaap:AccountsPayableCurrent [USD] (accession " in exc.value.reason
+
+
+def _with_val_literal(literal: bytes) -> bytes:
+    """Apple's real payload with us-gaap:AccountsPayableCurrent [USD] #0's value written as ``literal``."""
+    sentinel = b"918273645546372819"
+    body = _mutated(_set("val", int(sentinel)))
+    assert body.count(sentinel) == 1
+    return body.replace(sentinel, literal)
+
+
+def _first_payable(cf) -> dict:
+    rows = cf.facts.filter(pc.and_(pc.equal(cf.facts["concept"], "AccountsPayableCurrent"),
+                                   pc.equal(cf.facts["unit"], "USD")))
+    return rows.slice(0, 1).to_pylist()[0]
+
+
+# issue 13: decimals were checked as the double msgspec rounded them to, so a literal a double does not
+# hold was stored as another number (…456.7 as …456.8), and one with 20 decimals passed as 0.1
+DECIMAL_LITERALS = {
+    "more_digits_than_a_double": (b"1234567890123456.7", "value 1234567890123456.7 has more digits than a "
+                                                           "64-bit float keeps (it would be stored as 1234567890123456.8)"),
+    "decimals_hidden_by_rounding": (b"0.10000000000000000001", "value 0.10000000000000000001 has more than 10 "
+                                                               "decimal places"),
+    "eleven_decimals": (b"0.00000000001", "value 1e-11 has more than 10 decimal places"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECIMAL_LITERALS))
+def test_decimals_are_checked_as_written(name):
+    literal, words = DECIMAL_LITERALS[name]
+    with pytest.raises(RejectedDocument) as exc:
+        parse_companyfacts(_with_val_literal(literal), document=f"{name}.json")
+    assert exc.value.document == f"{name}.json"
+    assert "fact us-gaap:AccountsPayableCurrent [USD] (accession " in exc.value.reason
+    assert words in exc.value.reason
+
+
+@pytest.mark.parametrize(("literal", "value"), [(b"0.50000000000", 0.5), (b"123.4500", 123.45), (b"1E+3", 1000.0),
+                                                (b"-0.0000000001", -1e-10), (b"1234567890123456.8", 1234567890123456.8)])
+def test_decimals_with_trailing_zeros_or_exponents_are_kept(literal, value):
+    """The same number written longer than its shortest form is the same number: kept, as a decimal."""
+    row = _first_payable(parse_companyfacts(_with_val_literal(literal), document="x"))
+    assert row["val_float"] == value and row["val_int"] is None
 
 
 @pytest.mark.parametrize("literal", [b"1e400", b"-1e400", b"NaN", b"Infinity"])
