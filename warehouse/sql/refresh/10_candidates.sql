@@ -4,7 +4,9 @@
 -- left out, so a metric gets a new version only when an input's value changes, and its lineage
 -- names the filing that FIRST reported each input value.
 -- $chain_concepts (every concept a chain lists, a constant list) filters the scan of facts itself,
--- below fact_versions' windows (a join alone would filter after them).
+-- below fact_versions' windows (a join alone would filter after them); the range of $ciks is
+-- tested first so the scan skips the row groups of other companies (list_contains alone is
+-- evaluated on every row of the warehouse).
 -- grain: one value run (first version of each run of equal values) x one standard concept whose chain lists its tag.
 -- reads: fact_versions, standard_concept_chains
 -- creates: std_cand
@@ -20,7 +22,8 @@ FROM (
                               ORDER BY f.known_from, f.filed, f.accession, f.revision) AS prev_value
     FROM fact_versions f
     JOIN standard_concept_chains c ON c.taxonomy = f.taxonomy AND c.concept = f.concept
-    WHERE list_contains($ciks, f.cik) AND list_contains($chain_concepts, f.concept)
+    WHERE f.cik BETWEEN list_min($ciks) AND list_max($ciks) AND list_contains($ciks, f.cik)
+      AND list_contains($chain_concepts, f.concept)
       AND CASE WHEN c.period_type = 'instant' THEN f.duration_class = 'instant'
                ELSE f.duration_class IN ('quarter', 'six_months', 'nine_months', 'annual') END
 )

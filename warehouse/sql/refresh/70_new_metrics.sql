@@ -24,5 +24,8 @@ changed AS (
                                     ORDER BY known_from, metric_id) IS DISTINCT FROM input_values
 )
 SELECT c.metric_id, m.* FROM changed c JOIN metric_candidates m ON m.rowid = c.rid
--- a metric_id hashes its cik: only the refreshed companies' stored ids can match (never all of them)
-ANTI JOIN (SELECT metric_id FROM derived_metrics WHERE list_contains($ciks, cik)) d ON d.metric_id = c.metric_id;
+-- a metric_id hashes its cik: only the refreshed companies' stored ids can match (never all of them;
+-- the range first: it skips other companies' row groups)
+ANTI JOIN (SELECT metric_id FROM derived_metrics
+           WHERE cik BETWEEN list_min($ciks) AND list_max($ciks) AND list_contains($ciks, cik)) d
+     ON d.metric_id = c.metric_id;

@@ -10,7 +10,7 @@ FROM (
            lead(metric_id) OVER w AS next_id,
            lead(known_from) OVER w AS next_at
     FROM derived_metrics
-    WHERE list_contains($ciks, cik)
+    WHERE cik BETWEEN list_min($ciks) AND list_max($ciks) AND list_contains($ciks, cik)  -- range: row-group pruning
     WINDOW w AS (PARTITION BY metric, cik, period_start, period_end, input_unit
                  ORDER BY known_from, computed_at, metric_id)
 ) r

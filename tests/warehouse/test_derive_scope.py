@@ -1,0 +1,53 @@
+"""The metrics refresh of a batch reads its companies' row groups of facts only (issue 13: the cost
+of a batch flat with the warehouse's size).
+
+Its first read of facts (refresh/10_candidates, through fact_versions) filters on the batch's cik
+list AND that list's range: ``list_contains`` alone cannot use the row groups' cik ranges and is
+evaluated on every row of the warehouse; with the range tested first the scan skips the row groups
+of other companies (facts arrive company by company). The chain-concept list is pushed into the same
+scan, below fact_versions' windows.
+"""
+
+from __future__ import annotations
+
+import json
+
+from warehouse.db import fetch_all, fetch_value
+from warehouse.metrics_refresh import chain_concepts
+from warehouse.sql_steps import load_step
+
+
+def _rows_scanned(con, query: str, params) -> dict[str, tuple[int, int]]:
+    """(rows read, rows emitted) of each table scan of ``query`` (DuckDB's profile, EXPLAIN ANALYZE JSON)."""
+    plan = json.loads(con.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {query}", params).fetchall()[0][1])
+    found: dict[str, tuple[int, int]] = {}
+
+    def walk(node):
+        table = (node.get("extra_info") or {}).get("Table")
+        if table:
+            name = table.rsplit(".", 1)[-1]
+            read, out = found.get(name, (0, 0))
+            found[name] = (read + int(node.get("operator_rows_scanned") or 0),
+                           out + int(node.get("operator_cardinality") or 0))
+        for child in node.get("children", []):
+            walk(child)
+
+    for root in plan if isinstance(plan, list) else [plan]:
+        walk(root)
+    return found
+
+
+def test_the_refresh_reads_only_the_row_groups_of_its_companies(loaded_con):
+    total = fetch_value(loaded_con, "SELECT count(*) FROM facts")
+    groups = fetch_all(loaded_con, "SELECT DISTINCT row_group_id FROM pragma_storage_info('facts')")
+    assert len(groups) > 1, "the facts fit one row group: the test would prove nothing"
+    last = fetch_value(loaded_con, "SELECT max(cik) FROM facts")
+    concepts = chain_concepts(loaded_con)
+    mine = fetch_value(loaded_con, "SELECT count(*) FROM facts WHERE cik = ?", [last])
+    chain_facts = fetch_value(loaded_con, "SELECT count(*) FROM facts WHERE cik = ? AND list_contains(?, concept)",
+                              [last, concepts])
+    text = load_step("refresh/10_candidates").text
+    query = text[text.index("AS\nSELECT") + 3:]
+    read, emitted = _rows_scanned(loaded_con, query, {"ciks": [last], "chain_concepts": concepts})["facts"]
+    assert mine <= read < total, (mine, read, total)
+    assert emitted == chain_facts > 0
