@@ -81,7 +81,8 @@ def get_facts(con: duckdb.DuckDBPyConnection, company_query: str, concept: str, 
         params: dict[str, Any] = {"cik": co.cik, "fy": fiscal_year, "fp": fp, "as_of": ts}
         if kind == "standard":
             found = rows(con, sql("agent/standard_facts"),
-                         {**params, "concept": name, "limit": MAX_ROWS + 1})
+                         {**params, "concept": name, "limit": MAX_ROWS + 1,
+                          "chain_concepts": _chain_concepts(con, name)})
             facts = [FactValue(value=r["value"], receipt=receipt(
                 r, standard_concept=name, matched_tag=f"{r['taxonomy']}:{r['matched_tag']}",
                 tags_tried=list(r["tags_tried"] or []))) for r in found]
@@ -96,6 +97,11 @@ def get_facts(con: duckdb.DuckDBPyConnection, company_query: str, concept: str, 
         return FactsResult(concept=concept, error=_failed(exc))
 
 
+def _chain_concepts(con: duckdb.DuckDBPyConnection, standard_concept: str) -> list[str]:
+    """The concepts a standard concept's chain reads (agent/standard_facts.sql filters on them)."""
+    return rows(con, sql("agent/chain_concepts"), {"concept": standard_concept})[0]["concepts"]
+
+
 def _fp(value: str | None) -> str | None:
     return fiscal_period(value)
 
@@ -103,8 +109,8 @@ def _fp(value: str | None) -> str | None:
 def _no_data(con: duckdb.DuckDBPyConnection, cik: int, kind: str, name: str, fy: int | None, fp: str | None,
              ts: datetime | None) -> ToolError:
     if kind == "standard":
-        years = years_available(con, "SELECT DISTINCT fiscal_year FROM standard_facts WHERE cik = ? AND "
-                                     "standard_concept = ? ORDER BY 1", [cik, name])
+        years = years_available(con, "SELECT DISTINCT fiscal_year FROM company_standard_facts_as_of([$1], TIMESTAMP "
+                                     "'9999-12-31') WHERE standard_concept = $2 ORDER BY 1", [cik, name])
     else:
         taxonomy, _, concept = name.partition(":")
         years = years_available(con, "SELECT DISTINCT fiscal_year FROM facts WHERE cik = ? AND taxonomy = ? "
@@ -128,7 +134,7 @@ def get_fact_history(con: duckdb.DuckDBPyConnection, company_query: str, concept
         if kind == "standard":
             current = rows(con, sql("agent/standard_facts"),
                            {"cik": co.cik, "concept": name, "fy": fiscal_year, "fp": fp, "as_of": None,
-                            "limit": MAX_ROWS})
+                            "limit": MAX_ROWS, "chain_concepts": _chain_concepts(con, name)})
             reported = [r for r in current if r["derivation"] == "reported"]
             if current and not reported:
                 raise ToolFailure(ToolError(
@@ -189,7 +195,9 @@ def get_derived_metric(con: duckdb.DuckDBPyConnection, company_query: str, metri
                                         message=f"no {metric} for FY{fiscal_year} {fp}"
                                                 + (f" as of {ts.isoformat()}" if ts else ""),
                                         suggestion="Pick one of fiscal_years_available."))
-        edges = rows(con, sql("agent/lineage"), {"metric_ids": [r["metric_id"] for r in found]})
+        ids = [r["metric_id"] for r in found]
+        concepts = rows(con, sql("agent/lineage_concepts"), {"metric_ids": ids})[0]["concepts"]
+        edges = rows(con, sql("agent/lineage"), {"metric_ids": ids, "cik": co.cik, "concepts": concepts})
         metrics = []
         for r in found:
             lineage = [LineageEdge(role=e["role"], step=e["step"], standard_concept=e["standard_concept"],

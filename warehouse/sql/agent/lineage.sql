@@ -1,16 +1,19 @@
--- Agent tools: the input edges of some derived metrics ($metric_ids), each fact version with the
--- filing's acceptance time, form and filed date. Reads metric_lineage, fact_versions, filings,
--- companies. Grain: one input edge.
+-- Agent tools: the input edges of some derived metrics ($metric_ids) of one company ($cik), each fact
+-- version with the filing's acceptance time, form and filed date. $concepts lists the concepts the
+-- edges cite (agent/lineage_concepts.sql): with $cik, a filter on fact_versions' partition key, so only
+-- those versions are read and numbered, not every version of every company.
+-- Reads metric_lineage, fact_versions, filings, companies. Grain: one input edge.
 SELECT l.metric_id, l.role, l.step, l.standard_concept, l.derivation, l.taxonomy, l.concept, l.unit,
        l.period_start, l.period_end, l.accession, l.revision, l.value, l.known_from, l.input_metric_id,
        dm.cik, c.name AS company_name, fv.form, fv.filed, fv.fiscal_year, fv.fiscal_period, fv.duration_class,
        f.acceptance_time
 FROM metric_lineage l
 JOIN derived_metrics dm ON dm.metric_id = l.metric_id
-LEFT JOIN fact_versions fv ON fv.cik = dm.cik AND fv.taxonomy = l.taxonomy AND fv.concept = l.concept
+LEFT JOIN (SELECT * FROM fact_versions WHERE cik = $cik AND list_contains($concepts, concept)) fv
+    ON fv.cik = dm.cik AND fv.taxonomy = l.taxonomy AND fv.concept = l.concept
     AND fv.unit = l.unit AND fv.period_start IS NOT DISTINCT FROM l.period_start AND fv.period_end = l.period_end
     AND fv.accession = l.accession AND fv.revision = l.revision
 LEFT JOIN companies c ON c.cik = dm.cik
 LEFT JOIN filings f ON f.cik = dm.cik AND f.accession = l.accession
-WHERE list_contains($metric_ids, l.metric_id)
+WHERE list_contains($metric_ids, l.metric_id) AND dm.cik = $cik
 ORDER BY l.metric_id, l.role, l.step

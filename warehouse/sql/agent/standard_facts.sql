@@ -1,11 +1,13 @@
 -- Agent tools: the standard-concept values of one company public at $as_of (NULL = now), each with
 -- its receipt: the matched tag's version statistics at the same instant (versions, restated, prior =
 -- last different value, from facts_ranked_as_of), the filing's acceptance time and the company name.
--- Reads standard_facts_as_of, facts_ranked_as_of, standard_concepts, filings, companies.
--- Params: $cik, $concept (standard concept), $fy, $fp (NULL = any), $as_of (NULL = now), $limit.
+-- Reads company_standard_facts_as_of, facts_ranked_as_of, standard_concepts, filings, companies.
+-- Params: $cik, $concept (standard concept), $fy, $fp (NULL = any), $as_of (NULL = now), $limit,
+-- $chain_concepts (the concepts of $concept's chain, agent/chain_concepts.sql: with $cik a filter on
+-- the partition key of facts_ranked_as_of's windows, so only those versions are ranked).
 -- Grain: one (standard concept, unit, period) value.
 WITH s AS (
-    SELECT * FROM standard_facts_as_of(coalesce(CAST($as_of AS TIMESTAMP), TIMESTAMP '9999-12-31'))
+    SELECT * FROM company_standard_facts_as_of([$cik], coalesce(CAST($as_of AS TIMESTAMP), TIMESTAMP '9999-12-31'))
     WHERE cik = $cik AND standard_concept = $concept
       AND ($fy IS NULL OR fiscal_year = $fy) AND ($fp IS NULL OR fiscal_period = $fp)
 ), v AS (
@@ -15,7 +17,7 @@ WITH s AS (
     FROM facts_ranked_as_of(CAST($as_of AS TIMESTAMP)) r
     SEMI JOIN standard_concepts sc
         ON sc.standard_concept = $concept AND sc.taxonomy = r.taxonomy AND sc.concept = r.concept
-    WHERE r.cik = $cik
+    WHERE r.cik = $cik AND list_contains($chain_concepts, r.concept)
     WINDOW k AS (PARTITION BY r.taxonomy, r.concept, r.unit, r.period_start, r.period_end)
 )
 SELECT s.cik, c.name AS company_name, s.standard_concept, s.taxonomy, s.matched_tag, s.tags_tried, s.unit,
