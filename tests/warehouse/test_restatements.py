@@ -81,3 +81,18 @@ def test_only_real_splits_are_splits(loaded_con):
         loaded_con, "SELECT DISTINCT cik, split_part(evidence, ' ', 1) || ' ' || split_part(evidence, ' ', 2)"
              " FROM fact_restatements WHERE change_kind = 'split'")}
     assert events == {(AAPL, "7"), (AAPL, "4"), (APH, "2"), (NVDA, "4"), (NVDA, "10"), (1652044, "20")}
+
+
+def test_restatements_of_one_company_are_the_views_rows(loaded_con):
+    """fact_restatements_of([cik]) (what the API asks: that company's versions only) gives, company by
+    company, exactly the rows of the view over every company (EXCEPT ALL both ways)."""
+    ciks = [c for (c,) in fetch_all(loaded_con, "SELECT DISTINCT cik FROM facts ORDER BY cik")]
+    assert len(ciks) > 1 and fetch_value(loaded_con, "SELECT count(*) FROM fact_restatements") > 0
+    per_company = "SELECT * FROM (" + " UNION ALL ".join(
+        f"SELECT * FROM fact_restatements_of([{int(c)}])" for c in ciks) + ")"
+    for left, right in ((per_company, "SELECT * FROM fact_restatements"),
+                        ("SELECT * FROM fact_restatements", per_company)):
+        assert fetch_value(loaded_con, f"SELECT count(*) FROM ({left} EXCEPT ALL {right})") == 0
+    # the company filter reaches the facts scan: another company's rows never come back
+    assert fetch_value(loaded_con, "SELECT count(*) FROM fact_restatements_of([?]) WHERE cik <> ?",
+                       [AAPL, AAPL]) == 0

@@ -1,0 +1,128 @@
+-- reads: facts_ranked_as_of, facts, same_within_rounding, plain_number, value_exponent
+-- fact_restatements_of(ciks): the restatements of the companies listed in ciks (NULL = every company:
+-- the view fact_restatements). Every read of facts is filtered by company where it happens (cik is a
+-- partition key of facts_ranked_as_of's windows; the BETWEEN lets the scan skip other companies' row
+-- groups), and the companies' versions are ranked once for both the changes and the unchanged totals,
+-- so one company costs its own versions, not the warehouse's.
+-- One row per change of a fact's value (re-filing an unchanged value is a confirmation, not here),
+-- with change_kind and the evidence for it, first rule that holds:
+--   sec_correction    SEC re-issued the value under the same accession;
+--   split             a per-share value divided / share count multiplied by a split ratio k (1.5..100,
+--                     within 2 % or the rounding of the reported value), cross-checked: at least two
+--                     other per-share or share values of the same filing changed by the same k, or the
+--                     company reported a split ratio k (StockholdersEquityNoteStockSplitConversionRatio1...);
+--                     a reverse split (1/k) only when the company reported it;
+--   rounding          the two values differ only by rounding (same_within_rounding);
+--   amendment         the new value came in a /A form;
+--   zeroed_or_filled, sign_change, scale_change (x1000);
+--   reclassification  other values of the same period changed in the same filing while a bottom
+--                     line of that period (assets, net income, cash-flow totals) re-filed unchanged;
+--   comparative_revision  anything else.
+CREATE OR REPLACE MACRO fact_restatements_of(ciks) AS TABLE
+WITH ranked AS (  -- every version of the companies asked for, ranked (facts_ranked for them)
+    SELECT * FROM facts_ranked_as_of(NULL)
+    WHERE ciks IS NULL OR (cik BETWEEN list_min(ciks) AND list_max(ciks) AND list_contains(ciks, cik))
+),
+ch AS (
+    SELECT cik, taxonomy, concept, unit, period_start, period_end, fiscal_year, fiscal_period,
+           prior_value AS old_value, value AS new_value, value - prior_value AS change,
+           prior_accession AS old_accession, accession AS new_accession,
+           prior_filed AS old_filed, filed AS new_filed, form AS new_form
+    FROM ranked
+    WHERE version_number > 1 AND confirmations = 0
+),
+split_ratio AS (  -- per-share values divided, share counts multiplied by k (k < 1: reverse split)
+    SELECT *, CASE WHEN f BETWEEN 1.4 AND 100 THEN round(f * 2) / 2
+                   WHEN f BETWEEN 1 / 100.0 AND 1 / 1.4 THEN 2 / round(2 / f) END AS k
+    FROM (SELECT ch.*, CASE WHEN unit = 'shares' THEN CAST(new_value AS DOUBLE) / CAST(old_value AS DOUBLE)
+                            ELSE CAST(old_value AS DOUBLE) / CAST(new_value AS DOUBLE) END AS f
+          FROM ch WHERE (unit = 'shares' OR unit LIKE '%/shares') AND old_value > 0 AND new_value > 0)
+),
+split_cand AS (
+    SELECT * FROM split_ratio
+    WHERE k IS NOT NULL AND (abs(f / k - 1) <= 0.02
+          OR same_within_rounding(CASE WHEN unit = 'shares' THEN old_value * CAST(k AS DECIMAL(18, 6))
+                                       ELSE old_value / CAST(k AS DECIMAL(18, 6)) END, new_value))
+),
+peers AS (SELECT cik, new_accession, k, count(*) AS n FROM split_cand GROUP BY ALL),
+declared AS (  -- split ratios the company itself reported
+    SELECT cik, CAST(value AS DOUBLE) AS k, min(filed) AS filed, any_value(concept) AS concept
+    FROM facts WHERE (ciks IS NULL OR (cik BETWEEN list_min(ciks) AND list_max(ciks) AND list_contains(ciks, cik)))
+      AND concept IN ('StockholdersEquityNoteStockSplitConversionRatio1',
+                                 'StockholdersEquityNoteStockSplitConversionRatio', 'StockholdersEquityReverseStockSplit')
+      AND unit = 'pure' AND value > 0
+    GROUP BY cik, value, period_end  -- one row per split event (its date)
+),
+splits AS (
+    SELECT s.cik, s.taxonomy, s.concept, s.unit, s.period_start, s.period_end, s.new_accession,
+           'split ' || CASE WHEN s.k >= 1 THEN regexp_replace(CAST(s.k AS VARCHAR), '\.0$', '') || ':1'
+                            ELSE '1:' || regexp_replace(CAST(1 / s.k AS VARCHAR), '\.0$', '') END
+           || ' (' || CASE WHEN s.unit = 'shares' THEN 'shares x ' ELSE 'per share / ' END
+           || regexp_replace(CAST(s.k AS VARCHAR), '\.0$', '') || ')'
+           || CASE WHEN p.n > 1 THEN '; ' || (p.n - 1) || ' other per-share/share values in ' || s.new_accession
+                                     || ' changed by the same ratio' ELSE '' END
+           || coalesce('; the company reported ' || d.concept || ' = ' || regexp_replace(CAST(d.k AS VARCHAR), '\.0$', ''), '')
+               AS evidence
+    FROM split_cand s
+    JOIN peers p ON p.cik = s.cik AND p.new_accession = s.new_accession AND p.k = s.k
+    LEFT JOIN declared d ON d.cik = s.cik AND abs(d.k - s.k) < 1e-9
+                        AND d.filed BETWEEN s.old_filed AND s.new_filed + INTERVAL 400 DAY
+    WHERE d.cik IS NOT NULL OR (s.k > 1 AND p.n > 2)  -- a reverse split only when the company reported it
+    QUALIFY row_number() OVER (PARTITION BY s.cik, s.taxonomy, s.concept, s.unit, s.period_start, s.period_end,
+                                            s.new_accession ORDER BY d.filed DESC NULLS LAST) = 1
+),
+totals AS (  -- bottom lines whose re-report in a filing confirms the total did not move
+    SELECT * FROM (VALUES ('us-gaap', 'Assets'), ('us-gaap', 'LiabilitiesAndStockholdersEquity'),
+                          ('us-gaap', 'NetIncomeLoss'), ('us-gaap', 'ProfitLoss'),
+                          ('us-gaap', 'NetCashProvidedByUsedInOperatingActivities'),
+                          ('us-gaap', 'NetCashProvidedByUsedInInvestingActivities'),
+                          ('us-gaap', 'NetCashProvidedByUsedInFinancingActivities'),
+                          ('ifrs-full', 'Assets'), ('ifrs-full', 'EquityAndLiabilities'), ('ifrs-full', 'ProfitLoss'),
+                          ('ifrs-full', 'CashFlowsFromUsedInOperatingActivities'))
+           t(taxonomy, concept)
+),
+unchanged_totals AS (
+    SELECT r.cik, r.accession, r.unit, r.period_start, r.period_end,
+           string_agg(r.taxonomy || ':' || r.concept || ' = ' || plain_number(r.value), ', ' ORDER BY r.concept) AS totals
+    FROM ranked r SEMI JOIN totals t ON t.taxonomy = r.taxonomy AND t.concept = r.concept
+    WHERE r.confirmations > 0
+    GROUP BY ALL
+),
+moved AS (  -- other values of the same filing, period and unit that changed too
+    SELECT ch.cik, ch.new_accession, ch.unit, ch.period_start, ch.period_end, count(*) AS n
+    FROM ch ANTI JOIN totals t ON t.taxonomy = ch.taxonomy AND t.concept = ch.concept
+    GROUP BY ALL
+)
+SELECT ch.*,
+       CASE WHEN ch.new_accession = ch.old_accession THEN 'sec_correction'
+            WHEN sp.evidence IS NOT NULL THEN 'split'
+            WHEN same_within_rounding(ch.new_value, ch.old_value) THEN 'rounding'
+            WHEN ch.new_form LIKE '%/A' THEN 'amendment'
+            WHEN ch.old_value = 0 OR ch.new_value = 0 THEN 'zeroed_or_filled'
+            WHEN abs(ch.new_value) = abs(ch.old_value) THEN 'sign_change'
+            WHEN abs(ch.new_value / ch.old_value) BETWEEN 999 AND 1001 OR abs(ch.old_value / ch.new_value) BETWEEN 999 AND 1001
+                THEN 'scale_change'
+            WHEN ut.totals IS NOT NULL AND mv.n > 1 AND t.concept IS NULL THEN 'reclassification'
+            ELSE 'comparative_revision' END AS change_kind,
+       CASE WHEN ch.new_accession = ch.old_accession THEN 'SEC re-issued the value under the same accession'
+            WHEN sp.evidence IS NOT NULL THEN sp.evidence
+            WHEN same_within_rounding(ch.new_value, ch.old_value)
+                THEN plain_number(ch.old_value) || ' and ' || plain_number(ch.new_value) || ' agree to 10^'
+                     || greatest(value_exponent(ch.old_value), value_exponent(ch.new_value))
+                     || ', the precision of the less precise value'
+            WHEN ch.new_form LIKE '%/A' THEN 'reported again in ' || ch.new_form
+            WHEN ch.old_value = 0 OR ch.new_value = 0 OR abs(ch.new_value) = abs(ch.old_value)
+                 OR abs(ch.new_value / ch.old_value) BETWEEN 999 AND 1001 OR abs(ch.old_value / ch.new_value) BETWEEN 999 AND 1001
+                THEN NULL
+            WHEN ut.totals IS NOT NULL AND mv.n > 1 AND t.concept IS NULL
+                THEN (mv.n - 1) || ' other values of the same period changed in ' || ch.new_accession
+                     || ' while its total(s) stayed: ' || ut.totals END AS evidence
+FROM ch
+LEFT JOIN splits sp ON sp.cik = ch.cik AND sp.taxonomy = ch.taxonomy AND sp.concept = ch.concept AND sp.unit = ch.unit
+                   AND sp.period_start IS NOT DISTINCT FROM ch.period_start AND sp.period_end = ch.period_end
+                   AND sp.new_accession = ch.new_accession
+LEFT JOIN unchanged_totals ut ON ut.cik = ch.cik AND ut.accession = ch.new_accession AND ut.unit = ch.unit
+                             AND ut.period_start IS NOT DISTINCT FROM ch.period_start AND ut.period_end = ch.period_end
+LEFT JOIN moved mv ON mv.cik = ch.cik AND mv.new_accession = ch.new_accession AND mv.unit = ch.unit
+                  AND mv.period_start IS NOT DISTINCT FROM ch.period_start AND mv.period_end = ch.period_end
+LEFT JOIN totals t ON t.taxonomy = ch.taxonomy AND t.concept = ch.concept;
