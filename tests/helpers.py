@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -81,3 +82,25 @@ def sound_state(db: Path) -> dict:
         return table_checksums(con, exclude=FETCH_CLOCK_COLUMNS)
     finally:
         con.close()
+
+
+def table_scans(con: duckdb.DuckDBPyConnection, query: str, params=None) -> dict[str, tuple[int, int]]:
+    """(rows read, rows emitted) of each table scan of ``query``, summed per table, from DuckDB's
+    profile (EXPLAIN ANALYZE, JSON): whether a filter reached the scan (emitted) and whether the
+    scan skipped other companies' row groups (read)."""
+    plan = json.loads(con.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {query}", params).fetchall()[0][1])
+    found: dict[str, tuple[int, int]] = {}
+
+    def walk(node):
+        table = (node.get("extra_info") or {}).get("Table")
+        if table:
+            name = table.rsplit(".", 1)[-1]
+            read, out = found.get(name, (0, 0))
+            found[name] = (read + int(node.get("operator_rows_scanned") or 0),
+                           out + int(node.get("operator_cardinality") or 0))
+        for child in node.get("children", []):
+            walk(child)
+
+    for root in plan if isinstance(plan, list) else [plan]:
+        walk(root)
+    return found

@@ -10,11 +10,9 @@ data (facts_current_rows, migration 0008) equal what facts_current_of computes f
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from helpers import COMPANYFACTS_DIR, FIXTURES
+from helpers import COMPANYFACTS_DIR, FIXTURES, table_scans
 from pipelines.documents import read_local_document
 from warehouse.db import connect, fetch_all, fetch_value, raw_dir_for
 from warehouse.ingest import ingest
@@ -86,24 +84,6 @@ def test_current_facts_kept_as_data_equal_the_computed_ones(two_companies):
         con.close()
 
 
-def _scans(con, query: str, params=None) -> dict[str, int]:
-    """Rows each table scan of ``query`` emitted, from DuckDB's profile (EXPLAIN ANALYZE, JSON)."""
-    plan = json.loads(con.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {query}", params).fetchall()[0][1])
-    found: dict[str, int] = {}
-
-    def walk(node):
-        info = node.get("extra_info") or {}
-        if "Table" in info:
-            name = info["Table"].rsplit(".", 1)[-1]
-            found[name] = found.get(name, 0) + int(node.get("operator_cardinality") or 0)
-        for child in node.get("children", []):
-            walk(child)
-
-    for root in plan if isinstance(plan, list) else [plan]:
-        walk(root)
-    return found
-
-
 def _select_of(step: str) -> str:
     text = load_step(step).text
     return text[text.index("AS\nSELECT") + 3:]
@@ -123,6 +103,6 @@ def test_the_company_filter_reaches_the_facts_scan(two_companies, query, params)
             params = {**params, "chain_concepts": chain_concepts(con)}
             a_facts = fetch_value(con, "SELECT count(*) FROM facts WHERE cik = ? AND list_contains(?, concept)",
                                   [A, params["chain_concepts"]])
-        assert _scans(con, query, params)["facts"] == a_facts
+        assert table_scans(con, query, params)["facts"][1] == a_facts
     finally:
         con.close()

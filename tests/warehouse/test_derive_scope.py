@@ -10,31 +10,10 @@ scan, below fact_versions' windows.
 
 from __future__ import annotations
 
-import json
-
+from helpers import table_scans
 from warehouse.db import fetch_all, fetch_value
 from warehouse.metrics_refresh import chain_concepts
 from warehouse.sql_steps import load_step
-
-
-def _rows_scanned(con, query: str, params) -> dict[str, tuple[int, int]]:
-    """(rows read, rows emitted) of each table scan of ``query`` (DuckDB's profile, EXPLAIN ANALYZE JSON)."""
-    plan = json.loads(con.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {query}", params).fetchall()[0][1])
-    found: dict[str, tuple[int, int]] = {}
-
-    def walk(node):
-        table = (node.get("extra_info") or {}).get("Table")
-        if table:
-            name = table.rsplit(".", 1)[-1]
-            read, out = found.get(name, (0, 0))
-            found[name] = (read + int(node.get("operator_rows_scanned") or 0),
-                           out + int(node.get("operator_cardinality") or 0))
-        for child in node.get("children", []):
-            walk(child)
-
-    for root in plan if isinstance(plan, list) else [plan]:
-        walk(root)
-    return found
 
 
 def test_the_refresh_reads_only_the_row_groups_of_its_companies(loaded_con):
@@ -48,6 +27,6 @@ def test_the_refresh_reads_only_the_row_groups_of_its_companies(loaded_con):
                               [last, concepts])
     text = load_step("refresh/10_candidates").text
     query = text[text.index("AS\nSELECT") + 3:]
-    read, emitted = _rows_scanned(loaded_con, query, {"ciks": [last], "chain_concepts": concepts})["facts"]
+    read, emitted = table_scans(loaded_con, query, {"ciks": [last], "chain_concepts": concepts})["facts"]
     assert mine <= read < total, (mine, read, total)
     assert emitted == chain_facts > 0

@@ -10,27 +10,8 @@ company by company, so a company's rows sit in a few row groups.
 
 from __future__ import annotations
 
-import json
-
+from helpers import table_scans
 from warehouse.db import fetch_all, fetch_value
-
-
-def _rows_scanned(con, query: str, params) -> dict[str, int]:
-    """Rows each table scan of ``query`` read (DuckDB's profile, EXPLAIN ANALYZE JSON)."""
-    plan = json.loads(con.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {query}", params).fetchall()[0][1])
-    found: dict[str, int] = {}
-
-    def walk(node):
-        table = (node.get("extra_info") or {}).get("Table")
-        if table:
-            name = table.rsplit(".", 1)[-1]
-            found[name] = found.get(name, 0) + int(node.get("operator_rows_scanned") or 0)
-        for child in node.get("children", []):
-            walk(child)
-
-    for root in plan if isinstance(plan, list) else [plan]:
-        walk(root)
-    return found
 
 
 def test_current_facts_of_a_batch_read_only_its_row_groups(loaded_con):
@@ -40,7 +21,7 @@ def test_current_facts_of_a_batch_read_only_its_row_groups(loaded_con):
     last = fetch_value(loaded_con, "SELECT max(cik) FROM facts")
     mine = fetch_value(loaded_con, "SELECT count(*) FROM facts WHERE cik = ?", [last])
     # a prepared list, as warehouse/sql/companyfacts/current_facts.sql passes it
-    scanned = _rows_scanned(loaded_con, "SELECT * FROM facts_current_of($ciks)", {"ciks": [last]})["facts"]
+    scanned = table_scans(loaded_con, "SELECT * FROM facts_current_of($ciks)", {"ciks": [last]})["facts"][0]
     assert mine <= scanned < total, (mine, scanned, total)
     rows = fetch_value(loaded_con, "SELECT count(*) FROM facts_current_of($ciks)", {"ciks": [last]})
     assert rows == fetch_value(loaded_con, "SELECT count(*) FROM facts_current WHERE cik = ?", [last]) > 0
