@@ -32,7 +32,7 @@ from pipelines.detect import detect_kind
 from pipelines.documents import Document
 from pipelines.errors import RejectedDocument
 from pipelines.parse import parse_many
-from warehouse.db import WarehouseError, fetch_all
+from warehouse.db import WarehouseError
 from warehouse.killpoints import kill_point
 from warehouse.load import (
     BatchReport,
@@ -42,6 +42,7 @@ from warehouse.load import (
     Rejected,
     finish_run,
     load_batch,
+    loaded_documents,
     start_run,
 )
 
@@ -94,11 +95,7 @@ def known_documents(con: duckdb.DuckDBPyConnection, docs: Sequence[Document]) ->
     """Positions in ``docs`` of the documents whose (kind, sha256) is already loaded, with the kind
     (one indexed lookup for the whole batch; kinds told from the content when not given)."""
     kinds = {n: _kind_of(d) for n, d in enumerate(docs)}
-    wanted = sorted({d.sha256 for n, d in enumerate(docs) if kinds[n]})
-    if not wanted:
-        return {}
-    loaded = set(fetch_all(con, "SELECT DISTINCT kind, sha256 FROM source_documents"
-                                " WHERE status = 'loaded' AND list_contains(?, sha256)", [wanted]))
+    loaded = loaded_documents(con, (d.sha256 for n, d in enumerate(docs) if kinds[n]))
     return {n: kinds[n] for n, d in enumerate(docs) if kinds[n] and (kinds[n], d.sha256) in loaded}
 
 

@@ -14,7 +14,7 @@ import os
 import platform
 import uuid
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -150,14 +150,19 @@ def _record_document(con, doc: Document, *, ids: _DocumentIds, kind: str, load_i
     return doc_id
 
 
-def _already_loaded(con, items: Sequence[Item]) -> set[tuple[str, str]]:
-    """(kind, sha256) of the batch's parsed documents that an earlier batch already loaded (one
-    lookup per batch; ``ingest.prepare`` finds most of them before parsing)."""
-    wanted = sorted({it.doc.sha256 for it in items if isinstance(it, Parsed)})
+def loaded_documents(con, sha256s: Iterable[str]) -> set[tuple[str, str]]:
+    """(kind, sha256) of the documents among ``sha256s`` already loaded (one indexed lookup)."""
+    wanted = sorted(set(sha256s))
     if not wanted:
         return set()
     return set(fetch_all(con, "SELECT DISTINCT kind, sha256 FROM source_documents"
                               " WHERE status = 'loaded' AND list_contains(?, sha256)", [wanted]))
+
+
+def _already_loaded(con, items: Sequence[Item]) -> set[tuple[str, str]]:
+    """(kind, sha256) of the batch's parsed documents that an earlier batch already loaded (one
+    lookup per batch; ``ingest.prepare`` finds most of them before parsing)."""
+    return loaded_documents(con, (it.doc.sha256 for it in items if isinstance(it, Parsed)))
 
 
 def _record_kind(item: Item) -> str:
