@@ -12,28 +12,26 @@ from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
 
 from flows.bootstrap import DEFAULT_BATCH_SIZE
 from pipelines.errors import ConfigError, EdgarError
-from pipelines.sec_client import resolve_user_agent
 from warehouse.db import WarehouseError, default_db_path, raw_dir_for, reader, writer
-from warehouse.load import BatchReport
-from warehouse.migrate import applied_migrations
-from warehouse.publish import Holder, current_writer
+from warehouse.publish import current_writer
 from warehouse.queries import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, Result, run_named, run_query, status_sections
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from warehouse.load import BatchReport
+    from warehouse.publish import Holder
+
+# Imports a command alone needs are made in that command: a `load` or `sql` process never imports
+# the HTTP client (httpx), Prefect, rich's tables and progress bars unless it uses them
+# (tests/flows/test_cli_imports.py); every process pays for every module imported here.
 
 # Exit codes scripts can rely on.
 EXIT_OK = 0
@@ -119,6 +117,7 @@ def init() -> None:
     """Create the warehouse file (or bring its schema up to date); close the runs left `running` by a
     process that is gone (interrupted: partial or failed)."""
     from warehouse.load import reconcile_interrupted
+    from warehouse.migrate import applied_migrations
 
     with writer(State.db, command="init", on_wait=_waiting) as con:
         applied = applied_migrations(con)
@@ -234,6 +233,8 @@ def refresh(
     if replay and record:
         fail("--replay and --record exclude each other", EXIT_USAGE)
     if not replay:
+        from pipelines.sec_client import resolve_user_agent
+
         resolve_user_agent()  # refuse before starting Prefect: one clear line, exit 4
     out.print(f"refreshing {', '.join([*(ticker or []), *map(str, cik or [])])} "
               f"({'replay ' + str(replay) if replay else 'live SEC'}) ...")
@@ -263,6 +264,7 @@ def serve(cron: Annotated[str, typer.Option(help="Cron schedule, in --timezone."
     """Serve the incremental nightly deployment (the tracked universe, see `track`) on a cron schedule,
     one run at a time. Needs a Prefect API: run `prefect server start` first and set PREFECT_API_URL."""
     from flows.deploy import serve_nightly
+    from pipelines.sec_client import resolve_user_agent
 
     resolve_user_agent()
     out.print(f"serving edgar-nightly for {State.db} on '{cron}' ({timezone}) (Ctrl-C to stop)")
@@ -337,6 +339,8 @@ def nightly(
     from flows.nightly import run_nightly
 
     if not replay:
+        from pipelines.sec_client import resolve_user_agent
+
         resolve_user_agent()
     result = run_nightly(State.db, replay=str(replay) if replay else None,
                          cache_dir=str(cache_dir) if cache_dir else None,
@@ -607,6 +611,8 @@ def print_result(result: Result, fmt: Format, *, limit: int = 0, title: str | No
         for row in result.rows:
             w.writerow([_plain(v) for v in row])
         return
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left", show_lines=False)
     for c in result.columns:
         table.add_column(c, overflow="fold")
@@ -619,6 +625,15 @@ def print_result(result: Result, fmt: Format, *, limit: int = 0, title: str | No
 
 
 def _progress(*, eta: bool = False) -> Progress:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
     if eta:
         columns.append(TimeRemainingColumn())

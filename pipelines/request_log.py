@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-import httpx
-
 
 @dataclass(frozen=True)
 class RequestLog:
@@ -23,6 +21,8 @@ class RequestLog:
 
 def request_kind(url: str) -> str:
     """What a request asked for, told from its URL (for run logs)."""
+    import httpx  # here: warehouse/tracking.py imports this module for readers that send no request
+
     path = httpx.URL(url).path
     if "/edgar/daily-index/" in path:
         return "daily_index"

@@ -1,0 +1,79 @@
+"""What a CLI process imports: a command that fetches nothing never imports the HTTP client or Prefect.
+
+Every module a command imports is paid by every run of it (a one-company `load` must stay < 2 s end
+to end, process start included): `load`, `init`, `sql`, `status` of a local warehouse need neither
+httpx (pipelines/sec_client.py) nor Prefect. Run in a fresh interpreter, as the console script is.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import COMPANYFACTS_DIR
+
+ROOT = Path(__file__).resolve().parents[2]
+NOT_FOR_LOCAL_COMMANDS = ("httpx", "prefect", "dask", "distributed")
+
+RUN = """
+import json, sys
+from flows.cli import main
+out, argv = sys.argv[1], sys.argv[2:]
+sys.argv = ["edgar-warehouse", *argv]
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code or 0
+else:
+    code = 0
+with open(out, "w") as fh:
+    json.dump({"exit": code, "modules": sorted(sys.modules)}, fh)
+"""
+
+
+def run_cli(tmp_path: Path, *args: str) -> tuple[int, set[str], str]:
+    """Exit code, top-level packages imported and stderr of one CLI process running ``args``."""
+    out = tmp_path / "modules.json"
+    proc = subprocess.run([sys.executable, "-c", RUN, str(out), *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert out.exists(), proc.stderr
+    result = json.loads(out.read_text())
+    return result["exit"], {m.split(".")[0] for m in result["modules"]}, proc.stderr
+
+
+APPLE = COMPANYFACTS_DIR / "CIK0000320193.json.gz"
+NVIDIA = COMPANYFACTS_DIR / "CIK0001045810.json.gz"
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("imports")
+    db = folder / "w.duckdb"
+    code, _, stderr = run_cli(folder, "--db", str(db), "load", str(APPLE))
+    assert code == 0, stderr
+    return db
+
+
+@pytest.mark.parametrize("args", [
+    ["load", str(NVIDIA)],  # a new document: parsed and loaded
+    ["load", str(APPLE)],  # unchanged: found by sha256 before parsing
+    ["init"],
+    ["sql", "SELECT count(*) FROM facts"],
+    ["status"],
+], ids=["load", "reload", "init", "sql", "status"])
+def test_local_commands_import_no_http_client_nor_prefect(warehouse, tmp_path, args):
+    code, packages, stderr = run_cli(tmp_path, "--db", str(warehouse), *args)
+    assert code == 0, stderr
+    assert not packages & set(NOT_FOR_LOCAL_COMMANDS), sorted(packages & set(NOT_FOR_LOCAL_COMMANDS))
+    if args[0] == "load":
+        assert "duckdb" in packages and "pyarrow" in packages  # (the probe sees what the command imported)
+
+
+def test_help_imports_no_database(tmp_path):
+    code, packages, stderr = run_cli(tmp_path, "--help")
+    assert code == 0, stderr
+    assert not packages & {*NOT_FOR_LOCAL_COMMANDS, "pyarrow", "polars", "numpy"}
