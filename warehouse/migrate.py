@@ -40,7 +40,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -50,7 +49,6 @@ import duckdb
 
 from warehouse.db import fetch_all
 from warehouse.definitions import Definition, discover_definitions
-from warehouse.dictionary import Dictionary, live_schema
 from warehouse.errors import SchemaError
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
@@ -104,6 +102,8 @@ def discover(folder: Path | None = None) -> list[Migration]:
 def superseded(folder: Path) -> dict[str, set[str]]:
     """File name -> sha256 values an applied migration may still carry (squashed files), from
     ``superseded.toml`` beside the migrations folder."""
+    import tomllib
+
     path = folder.parent / "superseded.toml"
     if not path.exists():
         return {}
@@ -134,12 +134,14 @@ def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None,
         " applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)"
     )
     applied = {v: (n, s) for v, n, s in fetch_all(con, "SELECT version, name, sha256 FROM schema_migrations")}
-    accepted = superseded(folder)
+    accepted: dict[str, set[str]] | None = None  # superseded.toml, read only when an applied file differs
     done = []
     for mig in discover(folder):
         if mig.version in applied:
             name, sha = applied[mig.version]
-            if sha != mig.sha256 and sha not in accepted.get(mig.path.name, ()):
+            if sha != mig.sha256 and accepted is None:
+                accepted = superseded(folder)
+            if sha != mig.sha256 and sha not in (accepted or {}).get(mig.path.name, ()):
                 raise SchemaError(
                     f"migration {mig.path.name} changed after it was applied (sha256 {sha[:12]} in the "
                     f"warehouse, {mig.sha256[:12]} on disk); migrations are forward-only: add a new file"
@@ -176,12 +178,14 @@ def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, 
     root = root or schema_dir()
     defs = discover_definitions(root / "definitions")
     dictionary_path = root / DICTIONARY
-    dictionary = Dictionary.load(dictionary_path)
     wanted = {d.name: (d.kind, d.sha256) for d in defs}
     wanted[DICTIONARY] = ("dictionary", hashlib.sha256(dictionary_path.read_bytes()).hexdigest())
     recorded = _recorded(con)
     if recorded == wanted and not force:
-        return False
+        return False  # up to date: the check costs file hashes and one small read, no TOML parse
+    from warehouse.dictionary import Dictionary, live_schema
+
+    dictionary = Dictionary.load(dictionary_path)
     con.execute("BEGIN TRANSACTION")
     try:
         for name, (kind, _) in recorded.items():
