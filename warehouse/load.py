@@ -368,37 +368,17 @@ def _record_failed(con, failed: BatchReport, command: str, flow_run_id: str | No
 
 def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport) -> None:
     """Derived metrics and checks of the companies whose facts or filings this batch changed,
-    inside the batch's transaction. A company that got filings for accessions its facts already
-    cite (their known_from moved from the filed-day fallback to the acceptance time), or whose
-    stored facts got another fiscal year or filing date (a rebuilt calendar, an earlier payload),
-    has its metrics computed again from scratch: they are what they would have been had the
-    documents arrived in any other order."""
+    inside the batch's transaction (warehouse.derive.derive_batch: the checks only when the batch
+    stored facts, which is all they read)."""
     if not report.ciks:
         return
-    from warehouse.checks import run_checks
-    from warehouse.metrics_refresh import refresh_metrics
+    from warehouse.derive import derive_batch
 
-    ciks = sorted(report.ciks)
-    batch = sorted(report.document_ids)
-    moved = [c for (c,) in fetch_all(
-        con, "SELECT DISTINCT f.cik FROM filings f WHERE f.source_document_id BETWEEN list_min($docs)"
-             " AND list_max($docs) AND list_contains($docs, f.source_document_id)"
-             " AND list_contains($ciks, f.cik) AND EXISTS (SELECT 1 FROM facts x WHERE x.cik = f.cik"
-             " AND x.accession = f.accession AND NOT list_contains($docs, x.source_document_id))",
-        {"docs": batch, "ciks": ciks})]
-    moved = sorted(set(moved) | report.restated)
-    if moved:
-        # (the range tests first: the scans skip row groups outside the list's range)
-        in_moved = "cik BETWEEN list_min($ciks) AND list_max($ciks) AND list_contains($ciks, cik)"
-        con.execute("DELETE FROM metric_lineage WHERE metric_id IN"
-                    f" (SELECT metric_id FROM derived_metrics WHERE {in_moved})", {"ciks": moved})
-        con.execute(f"DELETE FROM derived_metrics WHERE {in_moved}", {"ciks": moved})
-    check = bool(report.row_counts.get("facts"))  # the checks read facts only
-    counts = refresh_metrics(con, report.load_id, ciks=ciks, stage_checks=check)
+    counts = derive_batch(con, load_id=report.load_id, ciks=report.ciks, document_ids=report.document_ids,
+                          restated=report.restated, check=bool(report.row_counts.get("facts")))
     report.row_counts.update({k: counts[k] for k in ("derived_metrics", "metric_lineage")})
-    if check:
-        failing = run_checks(con, report.load_id, ciks=ciks, staged=True)
-        report.row_counts["check_results"] += len(failing)
+    if counts["check_results"]:
+        report.row_counts["check_results"] += counts["check_results"]
 
 
 class _LoaderRejected(Exception):
