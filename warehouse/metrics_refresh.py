@@ -19,6 +19,7 @@ import duckdb
 
 from warehouse.db import fetch_all
 from warehouse.sql_steps import Step, StepError, folder_steps, needed_for, run_steps
+from warehouse.sqlfiles import sql
 from warehouse.vocabulary import MetricsError
 
 
@@ -49,9 +50,10 @@ def chain_concepts(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 
 def stage_current_values(con: duckdb.DuckDBPyConnection) -> None:
-    """check_facts: the current interval of every standard value in ``sfv`` (what the checks read;
-    without the lineage lists, which no check reads)."""
-    con.execute("CREATE OR REPLACE TEMP TABLE check_facts AS SELECT * EXCLUDE (inputs) FROM sfv WHERE valid_to IS NULL")
+    """check_facts: the current interval of every standard value in ``sfv`` with its chain's
+    tags_tried (what the checks read, the columns of standard_facts; without the lineage lists,
+    which no check reads)."""
+    con.execute(sql("derive/stage_current_values"))
 
 
 def refresh_metrics(con: duckdb.DuckDBPyConnection, load_id: str | None,

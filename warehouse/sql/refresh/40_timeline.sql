@@ -2,9 +2,10 @@
 -- companies being refreshed; known_from = the moment the value became the answer, valid_to = the
 -- moment it stopped being it (NULL = current). inputs (lineage_edge list) name the exact fact
 -- versions. A derived quarter carries metric_id: its own derived_metrics id (metric = standard
--- concept), and flags (tag_differs_from_ytd_pick); tags_tried = the chain up to the matched tag.
+-- concept), and flags (tag_differs_from_ytd_pick); chain_rank = the matched tag's place in its chain
+-- (the checks' staging adds tags_tried from it: no metric reads it).
 -- grain: (cik, standard_concept, unit, period_start, period_end, known_from).
--- reads: std_rep, std_der, standard_concept_chains, lineage_edge, edge, metric_key
+-- reads: std_rep, std_der, lineage_edge, edge, metric_key
 -- creates: sfv
 CREATE OR REPLACE TEMP TABLE sfv AS
 WITH rep AS (
@@ -26,10 +27,8 @@ der AS (
                AS inputs
     FROM std_der
 )
-SELECT v.*, c.tags_tried
-FROM (SELECT * FROM rep
-      UNION ALL BY NAME
-      SELECT *, metric_key(standard_concept, cik, period_start, period_end, unit, 'discrete_quarter.v1',
-                           list_transform(inputs, x -> edge(x.step, x, NULL))) AS metric_id
-      FROM der) v
-JOIN standard_concept_chains c ON c.standard_concept = v.standard_concept AND c.chain_rank = v.chain_rank;
+SELECT * FROM rep
+UNION ALL BY NAME
+SELECT *, metric_key(standard_concept, cik, period_start, period_end, unit, 'discrete_quarter.v1',
+                     list_transform(inputs, x -> edge(x.step, x, NULL))) AS metric_id
+FROM der;

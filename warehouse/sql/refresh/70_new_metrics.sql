@@ -1,8 +1,10 @@
--- Candidate metric rows -> metric_new: their deterministic metric_id, one row per id (the earliest
--- moment that combination of input versions was current), without the candidates whose inputs
--- carry the same values as the version before them (a re-filed or re-chained input with an
--- unchanged value is not a new version), minus ids already stored.
--- The windows run over narrow rows (row id, key, moment); the candidate rows are joined back once.
+-- Candidate metric rows -> metric_new (rid: the candidate's rowid in metric_candidates, metric_id):
+-- their deterministic metric_id, one row per id (the earliest moment that combination of input
+-- versions was current), without the candidates whose inputs carry the same values as the version
+-- before them (a re-filed or re-chained input with an unchanged value is not a new version), minus
+-- ids already stored.
+-- Narrow rows only (row id, key, moment, input values as sorted structs, compared as values): the
+-- candidate rows themselves are read by 80/81 through rid.
 -- grain: metric_id.
 -- reads: metric_candidates, metric_key, derived_metrics
 -- creates: metric_new
@@ -10,8 +12,9 @@ CREATE OR REPLACE TEMP TABLE metric_new AS
 WITH keyed AS (
     SELECT rowid AS rid, metric_key(metric, cik, period_start, period_end, input_unit, rule_version, inputs) AS metric_id,
            metric, cik, period_start, period_end, input_unit, rule_version, known_from,
-           list_sort(list_transform(inputs, x -> concat_ws(':', x.role, x.step, x.taxonomy, x.concept, x.unit,
-                                                           CAST(x.value AS VARCHAR)))) AS input_values
+           list_sort(list_transform(inputs, x -> {'role': x.role, 'step': x.step, 'taxonomy': x.taxonomy,
+                                                  'concept': x.concept, 'unit': x.unit, 'value': x.value}))
+               AS input_values
     FROM metric_candidates
 ),
 ids AS (
@@ -23,7 +26,7 @@ changed AS (
     QUALIFY lag(input_values) OVER (PARTITION BY metric, cik, period_start, period_end, input_unit, rule_version
                                     ORDER BY known_from, metric_id) IS DISTINCT FROM input_values
 )
-SELECT c.metric_id, m.* FROM changed c JOIN metric_candidates m ON m.rowid = c.rid
+SELECT c.rid, c.metric_id FROM changed c
 -- a metric_id hashes its cik: only the refreshed companies' stored ids can match (never all of them;
 -- the range first: it skips other companies' row groups)
 ANTI JOIN (SELECT metric_id FROM derived_metrics
