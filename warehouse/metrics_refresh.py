@@ -12,8 +12,11 @@ inputs changed, and the combinations not stored yet appended to ``derived_metric
 
 from __future__ import annotations
 
+import ast
+import re
 import time
 from collections.abc import Iterable
+from functools import cache
 
 import duckdb
 
@@ -31,6 +34,49 @@ def refresh_plan() -> list[Step]:
     targets = {t for r in rules for t in r.appends}
     at = next(i for i, s in enumerate(steps) if targets & set(s.reads))
     return steps[:at] + rules + steps[at:]
+
+
+# How a rule file's call of a refresh/50 macro names the inputs of the shared passes
+# (refresh/45_period_pairs: $pairs, refresh/46_inputs_at: $inputs_at), from the call's literal
+# arguments: ratio_of reads same_period_pair(num, den); quotient_at reads inputs_at(anchor, [the
+# other of num and den]); sum_at reads inputs_at(a, [b]).
+_SHARED_INPUTS = {
+    "same_period_pair": lambda a, b: ("pairs", (a, b)),
+    "ratio_of": lambda _metric, num, den, _rule: ("pairs", (num, den)),
+    "inputs_at": lambda anchor, needs: ("inputs_at", (anchor, tuple(needs))),
+    "quotient_at": lambda _metric, num, den, anchor, _formula, _rule:
+        ("inputs_at", (anchor, (den if anchor == num else num,))),
+    "sum_at": lambda _metric, a, b, _formula, _rule: ("inputs_at", (a, (b,))),
+}
+_CALL = re.compile(r"\b(" + "|".join(_SHARED_INPUTS) + r")\s*\(")
+
+
+def _call_args(text: str, start: int) -> list:
+    """The literal arguments of the call whose '(' is at ``start`` (strings and lists of strings)."""
+    depth, end = 0, start
+    for end in range(start, len(text)):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(text[end], 0)
+        if depth == 0:
+            break
+    try:
+        return list(ast.literal_eval("[" + text[start + 1:end] + "]"))
+    except (ValueError, SyntaxError) as exc:
+        raise StepError(f"a metric rule calls a shared-input macro with non-literal arguments: "
+                        f"{text[start:end + 1]!r}") from exc
+
+
+@cache
+def shared_inputs() -> dict[str, list]:
+    """The parameters of the shared passes, from the rule files' calls of the refresh/50 macros:
+    ``pairs`` ([a, b] lists) and ``inputs_at`` ({anchor, needs} structs), each once, sorted."""
+    found: dict[str, set] = {"pairs": set(), "inputs_at": set()}
+    for rule in folder_steps("metrics"):
+        code = re.sub(r"--[^\n]*", "", rule.text)
+        for m in _CALL.finditer(code):
+            kind, key = _SHARED_INPUTS[m.group(1)](*_call_args(code, m.end() - 1))
+            found[kind].add(key)
+    return {"pairs": [list(k) for k in sorted(found["pairs"])],
+            "inputs_at": [{"anchor": a, "needs": list(n)} for a, n in sorted(found["inputs_at"])]}
 
 
 def standard_values_plan() -> list[Step]:
@@ -77,7 +123,7 @@ def refresh_metrics(con: duckdb.DuckDBPyConnection, load_id: str | None,
     plan = refresh_plan()
     try:
         results = run_steps(con, plan, {"ciks": cik_list, "load_id": load_id,
-                                        "chain_concepts": chain_concepts(con)},
+                                        "chain_concepts": chain_concepts(con), **shared_inputs()},
                             keep=["sfv", "metric_candidates"])
         if stage_checks:
             stage_current_values(con)

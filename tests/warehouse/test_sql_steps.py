@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from warehouse.db import connect, fetch_all
-from warehouse.metrics_refresh import refresh_plan, standard_values_plan
+from warehouse.metrics_refresh import _call_args, refresh_plan, shared_inputs, standard_values_plan
 from warehouse.sql_steps import StepError, check_order, existing_objects, folder_steps, load_step
 from warehouse.vocabulary import metric_names
 
@@ -55,8 +55,8 @@ def test_an_out_of_order_plan_is_refused_naming_the_step(con):
 
 def test_parameters_are_bound_never_spliced():
     for step in refresh_plan():
-        assert set(step.params) <= {"ciks", "load_id", "chain_concepts"}, step.name
-    mine = ["metrics_refresh", "checks", "compare", "growth", "vocabulary", "sql_steps", "metrics"]
+        assert set(step.params) <= {"ciks", "load_id", "chain_concepts", "pairs", "inputs_at"}, step.name
+    mine = ["metrics_refresh", "checks", "compare", "growth", "vocabulary", "sql_steps", "metrics", "derive"]
     sources = "\n".join((WAREHOUSE / f"{m}.py").read_text() for m in mine)
     assert '.replace("$' not in sources and '.replace("{' not in sources
 
@@ -68,6 +68,22 @@ def test_metric_names_are_the_rule_files(loaded_warehouse):
     finally:
         c.close()
     assert stored == set(metric_names())
+
+
+def test_the_shared_passes_get_every_input_the_rule_files_ask_for():
+    """refresh/45 and 46 compute same_period_pair and inputs_at once for every rule: their keys
+    are read from the rules' calls, so a rule's macro call always finds its rows."""
+    shared = shared_inputs()
+    assert ["gross_profit", "revenue"] in shared["pairs"]  # ratio_of('gross_margin', 'gross_profit', 'revenue', ...)
+    assert ["operating_cash_flow", "capital_expenditure"] in shared["pairs"]  # same_period_pair(...) of free_cash_flow
+    assert {"anchor": "current_assets", "needs": ["current_liabilities"]} in shared["inputs_at"]  # quotient_at
+    assert {"anchor": "stockholders_equity", "needs": ["total_debt"]} in shared["inputs_at"]  # anchor = den
+    assert {"anchor": "operating_income", "needs": ["depreciation_amortization", "total_debt", "cash"]} in shared["inputs_at"]
+
+
+def test_a_rule_calling_a_shared_macro_with_a_computed_argument_is_refused():
+    with pytest.raises(StepError, match="non-literal arguments"):
+        _call_args("SELECT * FROM ratio_of('m', lower('X'), 'revenue', 'm.v1')", len("SELECT * FROM ratio_of"))
 
 
 def test_step_headers_parse(tmp_path):

@@ -1,27 +1,13 @@
 -- Session helpers for the metric files, created once sfv exists (table macros bind at creation).
--- reads: sfv, edge
+-- reads: period_pairs, period_inputs, edge
 -- creates: same_period_pair, ratio_of, inputs_at, quotient_at, sum_at
 --
--- same_period_pair(a, b): for two standard concepts, every combination of their versions that was
--- ever current for the same company and exact period (discrete quarters and fiscal years), at the
--- moment it became current (known_from). One row per a-unit: the b with the same unit when there is
--- one (else another unit, which the metric turns into a NULL with a reason).
+-- same_period_pair(a, b): the rows of period_pairs (refresh/45: one pass for every pair the rule
+-- files name) for two standard concepts: every combination of their versions that was ever current
+-- for the same company and exact period (discrete quarters and fiscal years), at the moment it
+-- became current (known_from), one row per a-unit.
 CREATE OR REPLACE TEMP MACRO same_period_pair(sc_a, sc_b) AS TABLE
-WITH a AS (SELECT * FROM sfv WHERE standard_concept = sc_a AND duration_class IN ('quarter', 'annual')),
-     b AS (SELECT * FROM sfv WHERE standard_concept = sc_b AND duration_class IN ('quarter', 'annual')),
-     ev AS (SELECT cik, period_start, period_end, known_from AS t FROM a
-            UNION
-            SELECT cik, period_start, period_end, known_from AS t FROM b)
-SELECT ev.t AS known_from, a.cik, a.fiscal_year, a.fiscal_period, a.duration_class, a.period_start, a.period_end,
-       a.value AS a_value, a.unit AS a_unit, a.taxonomy AS a_taxonomy, a.inputs AS a_inputs, a.metric_id AS a_metric_id,
-       b.value AS b_value, b.unit AS b_unit, b.taxonomy AS b_taxonomy, b.inputs AS b_inputs, b.metric_id AS b_metric_id
-FROM ev
-JOIN a ON a.cik = ev.cik AND a.period_start = ev.period_start AND a.period_end = ev.period_end
-      AND a.known_from <= ev.t AND ev.t < coalesce(a.valid_to, TIMESTAMP 'infinity')
-JOIN b ON b.cik = ev.cik AND b.period_start = ev.period_start AND b.period_end = ev.period_end
-      AND b.known_from <= ev.t AND ev.t < coalesce(b.valid_to, TIMESTAMP 'infinity')
-QUALIFY row_number() OVER (PARTITION BY ev.t, a.cik, a.period_start, a.period_end, a.unit
-                           ORDER BY (a.unit = b.unit) DESC, (a.taxonomy = b.taxonomy) DESC, b.unit) = 1;
+SELECT * EXCLUDE (pair_a, pair_b) FROM period_pairs WHERE pair_a = sc_a AND pair_b = sc_b;
 
 -- ratio_of(metric, numerator, denominator, rule_version): a FRACTION metric over same_period_pair:
 -- numerator / denominator when both share unit (currency) and taxonomy family and the
@@ -43,37 +29,13 @@ SELECT metric_name AS metric, cik, fiscal_year, fiscal_period, duration_class, p
                    list_transform(b_inputs, x -> edge('denominator', x, b_metric_id))) AS inputs
 FROM same_period_pair(sc_num, sc_den);
 
--- inputs_at(anchor, needs): for every period of the anchor standard concept (fiscal years,
--- discrete quarters, or balance-sheet instants) and every moment one of its inputs changed, the
--- version of each concept in [anchor] + needs current then: flows of the same exact period,
--- balance-sheet instants at the period's end, in the anchor's unit. One row per (cik, period,
--- unit, moment) holding every concept found: v (concept -> value), tax (concept -> taxonomy),
--- inputs (lineage edges, role = concept). A metric tests which concepts it has.
+-- inputs_at(anchor, needs): the rows of period_inputs (refresh/46: one pass for every (anchor,
+-- needs) the rule files name): for every period of the anchor standard concept and every moment one
+-- of its inputs changed, the version of each concept in [anchor] + needs current then; one row per
+-- (cik, period, unit, moment): v (concept -> value), tax (concept -> taxonomy), inputs (lineage
+-- edges, role = concept). A metric tests which concepts it has.
 CREATE OR REPLACE TEMP MACRO inputs_at(anchor, needs) AS TABLE
-WITH a AS (SELECT DISTINCT cik, fiscal_year, fiscal_period, duration_class, period_start, period_end, unit
-           FROM sfv WHERE standard_concept = anchor AND duration_class IN ('quarter', 'annual', 'instant')),
-parts AS (
-    SELECT a.cik, a.fiscal_year, a.fiscal_period, a.duration_class, a.period_start, a.period_end, a.unit,
-           s.standard_concept, s.value, s.taxonomy, s.inputs, s.metric_id, s.known_from, s.valid_to
-    FROM a JOIN sfv s ON s.cik = a.cik AND s.unit = a.unit AND s.period_end = a.period_end
-     AND list_contains(list_prepend(anchor, needs), s.standard_concept)
-     AND (s.duration_class = 'instant' OR (a.duration_class <> 'instant' AND s.period_start = a.period_start))
-),
-ev AS (SELECT DISTINCT cik, period_start, period_end, unit, known_from AS t FROM parts),
-cur AS (
-    SELECT ev.t, p.* FROM ev
-    JOIN parts p ON p.cik = ev.cik AND p.period_start IS NOT DISTINCT FROM ev.period_start
-                AND p.period_end = ev.period_end AND p.unit = ev.unit
-                AND p.known_from <= ev.t AND ev.t < coalesce(p.valid_to, TIMESTAMP 'infinity')
-)
-SELECT t AS known_from, cik, any_value(fiscal_year) AS fiscal_year, any_value(fiscal_period) AS fiscal_period,
-       any_value(duration_class) AS duration_class, period_start, period_end, unit,
-       map_from_entries(list({'key': standard_concept, 'value': value})) AS v,
-       map_from_entries(list({'key': standard_concept, 'value': taxonomy})) AS tax,
-       flatten(list(list_transform(inputs, x -> edge(standard_concept, x, metric_id)))) AS inputs  -- any order: metric_key sorts
-FROM cur
-GROUP BY cik, period_start, period_end, unit, t
-HAVING bool_or(standard_concept = anchor);
+SELECT * EXCLUDE (key_anchor, key_needs) FROM period_inputs WHERE key_anchor = anchor AND key_needs = needs;
 
 -- quotient_at(metric_name, num, den, anchor, formula_text, rule): num / den (a pure number) for every
 -- period of the anchor concept (num or den) and moment from inputs_at, when the other concept has a
