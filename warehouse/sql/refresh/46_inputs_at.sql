@@ -5,7 +5,9 @@
 -- changed, the version of each concept in [anchor] + needs current then: flows of the same exact
 -- period, balance-sheet instants at the period's end, in the anchor's unit. One row per (cik,
 -- period, unit, moment) holding every concept found: v (concept -> value), tax (concept ->
--- taxonomy), inputs (lineage edges, role = concept). A metric tests which concepts it has.
+-- taxonomy; map(keys, values) of two lists of one aggregate: the same order, and cheaper than
+-- map_from_entries of structs), inputs (lineage edges, role = concept). A metric tests which
+-- concepts it has.
 -- grain: (key_anchor, key_needs, cik, period_start, period_end, unit, known_from).
 -- reads: sfv, edge
 -- creates: period_inputs
@@ -34,8 +36,8 @@ g AS (
     SELECT key_id, key_anchor, t AS known_from, cik, any_value(fiscal_year) AS fiscal_year,
            any_value(fiscal_period) AS fiscal_period, any_value(duration_class) AS duration_class, period_start,
            period_end, unit,
-           map_from_entries(list({'key': standard_concept, 'value': value})) AS v,
-           map_from_entries(list({'key': standard_concept, 'value': taxonomy})) AS tax,
+           map(list(standard_concept), list(value)) AS v,
+           map(list(standard_concept), list(taxonomy)) AS tax,
            flatten(list(list_transform(inputs, x -> edge(standard_concept, x, metric_id)))) AS inputs  -- any order: metric_key sorts
     FROM cur
     GROUP BY key_id, key_anchor, cik, period_start, period_end, unit, t
