@@ -171,9 +171,12 @@ _CALLS: dict[int, Sequence[Document]] = {}
 _CALL_IDS = count()
 
 
-def pool_size(docs: Sequence[Document], workers: int | None = None) -> int:
-    """How many processes ``parse_many`` uses for ``docs``: 1 means this process, no pool."""
+def pool_size(docs: Sequence[Document], workers: int | None = None, *, isolate: bool = False) -> int:
+    """How many processes ``parse_many`` uses for ``docs``: 1 means this process, no pool
+    (``isolate``: a pool whatever the size, so that a document that kills its process is isolated)."""
     workers = workers or os.cpu_count() or 1
+    if isolate and docs:
+        return max(1, min(workers, len(docs)))
     if workers <= 1 or len(docs) <= 1 or sum(d.size for d in docs) < PARALLEL_MIN_BYTES:
         return 1
     return min(workers, len(docs))
@@ -183,9 +186,10 @@ def _in_worker_at(call: int, n: int) -> tuple[str | None, Any, str | None]:
     return _in_worker(_CALLS[call][n])
 
 
-def parse_many(docs: Sequence[Document], *, workers: int | None = None) -> list[ParseResult]:
-    """Parse documents, in a process per core when there are several big ones; results in input
-    order. Never raises for a document: a bad one gives a ParseResult with ``error`` set.
+def parse_many(docs: Sequence[Document], *, workers: int | None = None, isolate: bool = False) -> list[ParseResult]:
+    """Parse documents, in a process per core when there are several big ones (always in worker
+    processes when ``isolate``); results in input order. Never raises for a document: a bad one
+    gives a ParseResult with ``error`` set.
 
     Workers are forked (Linux's default): they inherit the documents, run only this pure parser and
     return its records. forkserver/spawn were measured and rejected: each worker re-imports the
@@ -193,8 +197,8 @@ def parse_many(docs: Sequence[Document], *, workers: int | None = None) -> list[
     main file.
     """
     docs = list(docs)
-    size = pool_size(docs, workers)
-    if size == 1:
+    size = pool_size(docs, workers, isolate=isolate)
+    if size == 1 and not isolate:
         return [_result(d, _outcome(d)) for d in docs]
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -231,3 +235,63 @@ def _alone(call: int, n: int) -> tuple[str | None, Any, str | None]:
             return pool.submit(_in_worker_at, call, n).result()
     except BrokenProcessPool:
         return _CALLS[call][n].kind, None, DIED
+
+
+def _outcomes(docs: Sequence[Document]) -> list[tuple[str | None, Any, str | None]]:
+    """The outcomes of ``docs``, parsed one after the other in this (worker) process."""
+    return [_in_worker(d) for d in docs]
+
+
+class ParseAhead:
+    """One worker process that parses the next batch while the caller loads the previous one.
+
+    ``submit(docs)`` hands a batch to the worker (the documents are pickled to it; it is forked
+    once, at the first submit) and returns a function that waits for that batch's results, in
+    input order. The worker is an error boundary like ``parse_many``'s: a parser failure is that
+    document's rejection; a worker that dies (killed, out of memory, a crash in native code) loses
+    its batch, which is then parsed again by ``parse_many`` with every document in a pool (a
+    document that kills its process again is rejected, naming it), and the next batch gets a
+    fresh worker. Use as a context manager (``close`` stops the worker)."""
+
+    def __init__(self) -> None:
+        self._pool: Any = None
+
+    def _worker(self) -> Any:
+        if self._pool is None:
+            from concurrent.futures import ProcessPoolExecutor
+            from multiprocessing import get_context
+
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork"))
+        return self._pool
+
+    def submit(self, docs: Sequence[Document]) -> Callable[[], list[ParseResult]]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        docs = list(docs)
+        if not docs:
+            return list
+        try:
+            future = self._worker().submit(_outcomes, docs)
+        except BrokenProcessPool:  # the worker died after its last batch: start another
+            self.close()
+            future = self._worker().submit(_outcomes, docs)
+
+        def results() -> list[ParseResult]:
+            try:
+                outcomes = future.result()
+            except BrokenProcessPool:
+                self.close()
+                return parse_many(docs, workers=max(2, os.cpu_count() or 1), isolate=True)
+            return [_result(d, o) for d, o in zip(docs, outcomes, strict=True)]
+        return results
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> ParseAhead:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -23,15 +23,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
 from pipelines.detect import detect_kind
 from pipelines.documents import Document
 from pipelines.errors import RejectedDocument
-from pipelines.parse import parse_many
+from pipelines.parse import ParseAhead, parse_many
 from warehouse.db import WarehouseError
 from warehouse.killpoints import kill_point
 from warehouse.load import (
@@ -123,6 +124,13 @@ def prepare(con: duckdb.DuckDBPyConnection | None, docs: Sequence[Document | Ite
             workers: int | None = None) -> list[Item]:
     """Batch items for ``docs`` in the same order: already-made items pass through, documents
     already loaded become Known (when ``con`` is given), the rest are parsed in parallel."""
+    return _prepare_with(con, docs, lambda todo: parse_many(todo, workers=workers))()
+
+
+def _prepare_with(con: duckdb.DuckDBPyConnection | None, docs: Sequence[Document | Item],
+                  parse: Callable[[list[Document]], Any]) -> Callable[[], list[Item]]:
+    """``prepare`` in two steps: the lookup of known documents now, then ``parse(todo)`` (a list of
+    ParseResults, or a function that waits for them: ParseAhead); returns a function giving the items."""
     items: dict[int, Item] = {n: d for n, d in enumerate(docs) if not isinstance(d, Document)}
     todo = [(n, d) for n, d in enumerate(docs) if isinstance(d, Document)]
     if con is not None and todo:
@@ -131,9 +139,14 @@ def prepare(con: duckdb.DuckDBPyConnection | None, docs: Sequence[Document | Ite
             n, d = todo[k]
             items[n] = Known(d, kind)
         todo = [(n, d) for k, (n, d) in enumerate(todo) if k not in known]
-    for (n, _), res in zip(todo, parse_many([d for _, d in todo], workers=workers), strict=True):
-        items[n] = Rejected(res.doc, res.error, res.kind) if res.error else Parsed(res.doc, res.record)
-    return [items[n] for n in range(len(docs))]
+    parsed = parse([d for _, d in todo])
+
+    def finish() -> list[Item]:
+        results = parsed() if callable(parsed) else parsed
+        for (n, _), res in zip(todo, results, strict=True):
+            items[n] = Rejected(res.doc, res.error, res.kind) if res.error else Parsed(res.doc, res.record)
+        return [items[n] for n in range(len(docs))]
+    return finish
 
 
 def load_documents(con: duckdb.DuckDBPyConnection, docs: Sequence[Document | Item], *, raw_dir: Path,
@@ -160,8 +173,12 @@ class IngestRun:
 
     def load(self, docs: Sequence[Document | Item], *, workers: int | None = None) -> BatchReport:
         """Prepare and commit one batch under this run; returns the batch's report."""
-        batch = load_documents(self.con, docs, raw_dir=self.raw_dir, command=self.command, load_id=self.load_id,
-                               flow_run_id=self.flow_run_id, workers=workers, derive=self.derive)
+        return self.load_items(prepare(self.con, docs, workers=workers))
+
+    def load_items(self, items: Sequence[Item]) -> BatchReport:
+        """Commit one batch of prepared items under this run; returns the batch's report."""
+        batch = load_batch(self.con, items, raw_dir=self.raw_dir, command=self.command, load_id=self.load_id,
+                           flow_run_id=self.flow_run_id, derive=self.derive)
         self.report.add(batch)
         kill_point("batch_committed")
         return batch
@@ -189,13 +206,32 @@ def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, r
            derive: bool = True, on_batch: Callable[[BatchReport, int], None] | None = None) -> BatchReport:
     """Load ``docs`` as ONE run, committing every ``batch_size`` documents (0: one transaction).
     ``on_batch(report, documents)`` is called after each commit. An error stops the run, which is
-    recorded (failed, or partial when batches had committed) before the error propagates."""
+    recorded (failed, or partial when batches had committed) before the error propagates.
+
+    With several batches (and ``workers`` not 1), the next batch is parsed in a worker process
+    (``pipelines.parse.ParseAhead``) while this one loads: the writer's one DuckDB thread and the
+    parser use the two cores. Its documents are looked up (already loaded?) before this batch
+    commits; one that this batch loads is then found again by ``load_batch`` and counted unchanged."""
     run = IngestRun(con, raw_dir=raw_dir, command=command, flow_run_id=flow_run_id, derive=derive)
+    chunks = batches(docs, batch_size)
     try:
-        for chunk in batches(docs, batch_size):
-            report = run.load(chunk, workers=workers)
-            if on_batch:
-                on_batch(report, len(chunk))
+        first = next(chunks, None)
+        second = next(chunks, None) if first is not None else None
+        if second is None or workers == 1:  # one batch (or asked for one process): nothing to overlap
+            for chunk in chain((c for c in (first, second) if c is not None), chunks):
+                _committed(run.load(chunk, workers=workers), len(chunk), on_batch)
+        else:
+            with ParseAhead() as ahead:
+                current, upcoming = first, second
+                items = _prepare_with(con, current, ahead.submit)
+                while current is not None:
+                    ready = items()
+                    following = None
+                    if upcoming is not None:  # its lookup and parse start before this batch loads
+                        following = _prepare_with(con, upcoming, ahead.submit)
+                    _committed(run.load_items(ready), len(current), on_batch)
+                    current, items = upcoming, following
+                    upcoming = next(chunks, None) if current is not None else None
     except BaseException as exc:
         try:
             run.finish(error=exc)
@@ -203,3 +239,9 @@ def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, r
             exc.add_note(f"the run {run.load_id} could not be recorded as stopped: {unrecorded}")
         raise
     return run.finish()
+
+
+def _committed(report: BatchReport, documents: int,
+               on_batch: Callable[[BatchReport, int], None] | None) -> None:
+    if on_batch:
+        on_batch(report, documents)

@@ -199,3 +199,68 @@ def test_loader_rejects_a_cik_beyond_integer(warehouse, raw_dir):
     [(uri, reason)] = report.rejected
     assert uri == "crafted.json" and str(2**31) in reason
     assert fetch_all(warehouse, "SELECT status, cik FROM source_documents") == [("rejected", None)]
+
+
+# --------------------------------------------------------------- parse of the next batch overlapped
+
+
+def _overlapped_run(tmp_path, monkeypatch, docs, name: str, **kw):
+    """``ingest`` in batches of 2 (so the next batch is parsed by ParseAhead's worker while one
+    loads); returns the run's report, the connection and how many batches went to the worker."""
+    from pipelines.parse import ParseAhead
+    from warehouse.ingest import ingest
+
+    submitted: list[int] = []
+    real_submit = ParseAhead.submit
+
+    def counting(self, batch):
+        submitted.append(len(batch))
+        return real_submit(self, batch)
+
+    monkeypatch.setattr(ParseAhead, "submit", counting)
+    con = connect(tmp_path / f"{name}.duckdb")
+    report = ingest(con, docs, raw_dir=tmp_path / f"{name}.raw", command="bootstrap", batch_size=2, **kw)
+    return report, con, submitted
+
+
+def _facts_by_company(con) -> list[tuple]:
+    return fetch_all(con, "SELECT cik, count(*), sum(hash(taxonomy, concept, unit, period_start, period_end,"
+                          " value, accession, fiscal_year, fiscal_period)) FROM facts GROUP BY cik ORDER BY cik")
+
+
+def test_overlapped_parse_rejects_a_bad_document_by_name_and_loses_nothing_else(tmp_path, monkeypatch):
+    good = [_doc(str(p), read_body(p)) for p in (MRVL, TSM, APPLE)]
+    docs = [good[0], _doc("throttle.json", HTML), good[1], _doc("truncated.json", read_body(NVDA)[:5000]), good[2]]
+    report, con, submitted = _overlapped_run(tmp_path, monkeypatch, docs, "overlap")
+    try:
+        assert submitted == [2, 2, 1]  # every batch was parsed by the worker
+        assert report.status == "partial" and report.loaded == 3
+        assert [u for u, _ in report.rejected] == ["throttle.json", "truncated.json"]
+        assert fetch_all(con, "SELECT uri, status FROM source_documents WHERE status = 'rejected' ORDER BY uri") == [
+            ("throttle.json", "rejected"), ("truncated.json", "rejected")]
+        overlapped = _facts_by_company(con)
+        current = fetch_value(con, "SELECT count(*) FROM facts_current")
+    finally:
+        con.close()
+    one_by_one, con, submitted = _overlapped_run(tmp_path, monkeypatch, good, "sequential", workers=1)
+    try:
+        assert submitted == [] and one_by_one.loaded == 3
+        assert _facts_by_company(con) == overlapped and len(overlapped) == 3  # nothing else lost
+        assert fetch_value(con, "SELECT count(*) FROM facts_current") == current
+    finally:
+        con.close()
+
+
+def test_overlapped_parse_survives_a_worker_that_dies(tmp_path, monkeypatch):
+    """The worker dies on one document: its batch is parsed again with each document isolated,
+    that document is rejected (named, DIED), the next batch gets a fresh worker."""
+    _poisoned(monkeypatch, lambda: os._exit(9))
+    docs = [_doc(str(MRVL), read_body(MRVL)), _doc("poison.json", read_body(TSM)),
+            _doc(str(APPLE), read_body(APPLE)), _doc(str(TSM), read_body(TSM))]
+    report, con, submitted = _overlapped_run(tmp_path, monkeypatch, docs, "dies")
+    try:
+        assert submitted == [2, 2]
+        assert report.rejected == [("poison.json", DIED)] and report.loaded == 3
+        assert [c for c, *_ in _facts_by_company(con)] == [320193, 1046179, 1835632]
+    finally:
+        con.close()
