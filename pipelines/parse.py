@@ -182,6 +182,30 @@ def pool_size(docs: Sequence[Document], workers: int | None = None, *, isolate: 
     return min(workers, len(docs))
 
 
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: the worker ends when the process that forked it does (Linux
+    PR_SET_PDEATHSIG), so a killed writer leaves no parser behind holding its pipes (a caller
+    waiting for their end would wait for the worker) and its inherited writer lock."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the worker ends when it next reads its queue
+        pass
+    if os.getppid() != parent:  # the parent died before the call above
+        os._exit(1)
+
+
+def _pool(size: int) -> Any:
+    """A pool of ``size`` forked parser processes that end with this process."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    return ProcessPoolExecutor(max_workers=size, mp_context=get_context("fork"), initializer=_die_with_parent,
+                               initargs=(os.getpid(),))
+
+
 def _in_worker_at(call: int, n: int) -> tuple[str | None, Any, str | None]:
     return _in_worker(_CALLS[call][n])
 
@@ -200,16 +224,14 @@ def parse_many(docs: Sequence[Document], *, workers: int | None = None, isolate:
     size = pool_size(docs, workers, isolate=isolate)
     if size == 1 and not isolate:
         return [_result(d, _outcome(d)) for d in docs]
-    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
-    from multiprocessing import get_context
 
     call = next(_CALL_IDS)
     _CALLS[call] = docs
     try:
         outcomes: dict[int, tuple] = {}
         lost: list[int] = []
-        with ProcessPoolExecutor(max_workers=size, mp_context=get_context("fork")) as pool:
+        with _pool(size) as pool:
             futures = [(n, pool.submit(_in_worker_at, call, n)) for n in range(len(docs))]
             for n, fut in futures:
                 try:
@@ -226,12 +248,10 @@ def parse_many(docs: Sequence[Document], *, workers: int | None = None, isolate:
 
 
 def _alone(call: int, n: int) -> tuple[str | None, Any, str | None]:
-    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
-    from multiprocessing import get_context
 
     try:
-        with ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork")) as pool:
+        with _pool(1) as pool:
             return pool.submit(_in_worker_at, call, n).result()
     except BrokenProcessPool:
         return _CALLS[call][n].kind, None, DIED
@@ -258,10 +278,7 @@ class ParseAhead:
 
     def _worker(self) -> Any:
         if self._pool is None:
-            from concurrent.futures import ProcessPoolExecutor
-            from multiprocessing import get_context
-
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork"))
+            self._pool = _pool(1)
         return self._pool
 
     def submit(self, docs: Sequence[Document]) -> Callable[[], list[ParseResult]]:
