@@ -148,7 +148,7 @@ def writer_lock(db_path: str | Path, *, command: str, wait: float = INTERACTIVE_
         os.close(fd)  # closing the descriptor releases the flock
 
 
-def _copy_file(src: Path, dst: Path) -> str:
+def copy_file(src: Path, dst: Path) -> str:
     """Copy src to dst, sharing extents (reflink) where the filesystem can, else copy_file_range;
     returns how: ``reflink`` (instant, whatever the size) or ``copy`` (a cost per GB)."""
     with open(src, "rb") as fin, open(dst, "wb") as fout:
@@ -240,7 +240,7 @@ def prepare_build(db_path: str | Path, *, command: str = "", resume: bool = Fals
     discard_build(db)
     if db.exists():
         started = time.monotonic()
-        how = _copy_file(db, build)
+        how = copy_file(db, build)
         took = time.monotonic() - started
         if how == "copy" and took > SLOW_COPY_SECONDS:
             # a write's fixed cost grows with the warehouse here: say so once per write, with the fix
@@ -248,7 +248,7 @@ def prepare_build(db_path: str | Path, *, command: str = "", resume: bool = Fals
                         " with reflinks (XFS, btrfs) the copy is instant whatever the size", db,
                         db.stat().st_size / 2**30, took)
         if wal_of(db).exists():
-            _copy_file(wal_of(db), wal_of(build))
+            copy_file(wal_of(db), wal_of(build))
     base.write_text(_base(db, command))
     return build
 

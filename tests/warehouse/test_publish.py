@@ -226,7 +226,7 @@ def test_a_write_that_copies_the_file_slowly_says_so_and_names_the_remedy(tmp_pa
     with writer(db, command="init"):
         pass
     copy = tmp_path / "copy"
-    how = publish._copy_file(db, copy)
+    how = publish.copy_file(db, copy)
     assert copy.read_bytes() == db.read_bytes()
     if how == "reflink":
         pytest.skip(f"{tmp_path} is on a reflink filesystem: writes do not copy")
