@@ -174,7 +174,8 @@ def _bulk_load(paths: list[Path], *, command: str, batch_size: int, accession: s
             fail(f"{path}: no such file or folder")
     total = total_members(paths)
     # bootstrap: a killed run's build (its committed batches) is carried on from, not redone
-    with writer(State.db, command=command, on_wait=_waiting, resume=command == "bootstrap") as con:
+    with writer(State.db, command=command, on_wait=_waiting, resume=command == "bootstrap",
+                bulk=command == "bootstrap" or batch_size > 0) as con:
         with _progress(eta=True) as progress:
             task = progress.add_task(command, total=total)
 
