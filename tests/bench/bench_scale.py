@@ -1,7 +1,8 @@
 """Benchmark: bulk load at 1x, 10x, 100x (and the universe) with the project's CLI; then incremental loads.
 
 Run: `.venv/bin/python tests/bench/bench_scale.py [--scales 1,10] [--universe] [--batch-size N]
-[--work /tmp/bench-scale] [--incremental] [--queries N] [--backend ducklake]`. Prints figures; it is
+[--work /tmp/bench-scale] [--incremental [--repeats 3] [--incremental-dir DIR]] [--reuse] [--queries N]
+[--backend ducklake]`. Prints figures; it is
 not a test. ``--backend ducklake`` runs the same loads into DuckLake (catalog in a PostgreSQL it
 starts on loopback, Parquet under ``--work``), where a write commits in place instead of copying the
 published DuckDB file.
@@ -19,9 +20,12 @@ committing every ``--batch-size`` documents (``edgar-warehouse bootstrap --compa
   whole process tree (sampled every 0.2 s from /proc), goal < 2 GB.
 
 ``--incremental`` then, on the biggest warehouse: loads one changed company (a sample with one new
-10-Q accession and one restated value; goal < 2 s) and reloads unchanged documents (goal < 0.1 s
+10-Q accession and one restated value; goal < 2 s wall) and reloads unchanged documents (goal < 0.1 s
 per document), each a fresh CLI process, beside the cost of a CLI process that only opens the
-warehouse (``init``). ``--queries N`` runs ``bench_queries.py`` on the biggest warehouse with N
+warehouse (``init``); the changed company is loaded right after the bootstrap and, ``--repeats`` times,
+into the settled warehouse, as is a restated company (a 10-K/A: its derived metrics written again).
+Each of those loads goes into a fresh copy of the warehouse under ``--incremental-dir`` (a folder on
+XFS measures the reflink copy). ``--reuse`` skips the bulk load when the warehouse exists. ``--queries N`` runs ``bench_queries.py`` on the biggest warehouse with N
 synthetic filings added to a copy.
 """
 
@@ -217,7 +221,10 @@ def bulk(work: Path, scale: str, batch_size: int, command: str, echo: bool, back
 
 def changed_company(src: Path, out: Path) -> Path:
     """``src`` as SEC would publish it after one more 10-Q: a new accession with one new fact and one
-    restated value (same concept, unit and period as an existing fact, another number)."""
+    restated value (same concept, unit and period as an existing fact, another number). Made once:
+    an existing ``out`` is kept (``out``'s folder may be a prebuilt, read-only input)."""
+    if out.exists():
+        return out
     data = json.loads(src.read_bytes())
     cik = int(data["cik"])
     accn = f"{cik:010d}-26-{999001:06d}"
@@ -242,23 +249,140 @@ def changed_company(src: Path, out: Path) -> Path:
     raise SystemExit(f"{src}: no integer fact to change")
 
 
-def incremental(work: Path, db: Path, folder: Path, reload_docs: int) -> None:
-    print(f"incremental, on {db.name} ({storage_size(db)}; the DuckDB file backend copies the published file"
-          f" to a private build and renames it back, so a write pays a copy of the file: bench_publish.py)")
+RESTATED = ("Revenues", "RevenueFromContractWithCustomerExcludingAssessedTax", "SalesRevenueNet", "NetIncomeLoss")
+
+
+def restated_company(src: Path, out: Path) -> Path:
+    """``src`` after a 10-K/A restating the latest annual revenue and net income (+1,000 USD each, a
+    new accession): unlike ``changed_company`` (a dei share count), the derived metrics that read them
+    are computed again, so derived_metrics and metric_lineage are written. Made once, like it."""
+    if out.exists():
+        return out
+    data = json.loads(src.read_bytes())
+    accn = f"{int(data['cik']):010d}-26-{999002:06d}"
+    gaap = data["facts"].get("us-gaap", {})
+    restated = 0
+    for name in RESTATED:
+        rows = gaap.get(name, {}).get("units", {}).get("USD", [])
+        annual = [r for r in rows if r.get("fp") == "FY" and r.get("form") == "10-K" and isinstance(r.get("val"), int)]
+        if annual:
+            old = annual[-1]
+            rows.append({**{k: v for k, v in old.items() if k != "frame"}, "val": old["val"] + 1000, "accn": accn,
+                         "form": "10-K/A", "filed": "2026-11-28"})
+            restated += 1
+    if not restated:
+        raise SystemExit(f"{src}: none of {', '.join(RESTATED)} to restate")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(json.dumps(data, separators=(",", ":")).encode())
+    return out
+
+
+def fs_type(path: Path) -> str:
+    """The filesystem holding ``path`` (from /proc/mounts: the longest mount point above it)."""
+    best, kind = "", "?"
+    target = str(path.resolve())
+    try:
+        mounts = Path("/proc/mounts").read_text().splitlines()
+    except OSError:
+        return kind
+    for line in mounts:
+        fields = line.split()
+        if len(fields) > 2 and (target == fields[1] or target.startswith(fields[1].rstrip("/") + "/")) \
+                and len(fields[1]) > len(best):
+            best, kind = fields[1], fields[2]
+    return kind
+
+
+def warehouse_copy(db: Path, dest: Path) -> Path:
+    """A copy of the warehouse file ``db`` at ``dest`` (reflink when the filesystem can), with its raw
+    store hard-linked file by file (content-addressed, never rewritten): each incremental run starts
+    from the same state."""
+    from warehouse.db import raw_dir_for
+    from warehouse.publish import copy_file, discard_build
+
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    discard_build(dest)
+    for p in (dest, dest.with_name(dest.name + ".wal")):
+        p.unlink(missing_ok=True)
+    shutil.rmtree(raw_dir_for(dest), ignore_errors=True)
+    copy_file(db, dest)
+    if raw_dir_for(db).exists():
+        try:
+            shutil.copytree(raw_dir_for(db), raw_dir_for(dest), copy_function=os.link)
+        except (OSError, shutil.Error):  # another filesystem: no hard links across
+            shutil.rmtree(raw_dir_for(dest), ignore_errors=True)
+            shutil.copytree(raw_dir_for(db), raw_dir_for(dest))
+    return dest
+
+
+def timed_runs(db: Path, dest: Path, doc: Path, repeats: int) -> list[dict]:
+    """``load doc`` in a fresh CLI process, ``repeats`` times, each into a fresh copy of ``db``."""
+    runs = []
+    for _ in range(repeats):
+        warehouse_copy(db, dest)
+        runs.append(run_cli(["--db", str(dest), "load", str(doc)]))
+    return runs
+
+
+def figures(runs: list[dict]) -> str:
+    cpu = sorted(r["cpu"] for r in runs)
+    wall = sorted(r["wall"] for r in runs)
+    if len(runs) == 1:
+        return f"{wall[0]:.2f} s wall, {cpu[0]:.2f} s CPU"
+    return (f"{wall[0]:.2f}/{wall[len(wall) // 2]:.2f} s wall, {cpu[0]:.2f}/{cpu[len(cpu) // 2]:.2f} s CPU "
+            f"(min/median of {len(runs)})")
+
+
+def incremental(work: Path, db: Path, folder: Path, reload_docs: int, *, repeats: int = 3,
+                where: Path | None = None) -> None:
+    """One changed company and an unchanged reload into the warehouse ``db`` (see the module docstring).
+
+    Each changed-company run loads into a fresh copy of the warehouse under ``where`` (default:
+    ``work``; e.g. a folder on XFS to measure the reflink copy), so runs start from the same state. The
+    first is made right after the bootstrap: its write also pays DuckDB's deferred merge of the
+    bootstrap's partly filled row groups (once per warehouse, at the first CHECKPOINT that writes
+    anything; measured alone by an unchanged one-document load, which settles the warehouse). Then the
+    unchanged reload, and the changed company loaded again ``repeats`` times (min/median): the figure of
+    a warehouse in use; and a restated company, whose derived metrics are written again."""
+    where = where or work
+    lake = os.environ.get("EDGAR_WAREHOUSE_BACKEND") == "ducklake"
+    print(f"incremental, on {db.name} ({storage_size(db)}; copies under {where}, a {fs_type(where)} filesystem: the "
+          f"DuckDB file backend copies the published file to a private build per write (reflink on XFS/btrfs, "
+          f"else a real copy: bench_publish.py) and renames it back)")
     base = run_cli(["--db", str(db), "init"])
     print(f"  a CLI process that only opens the warehouse (init): {base['wall']:.2f} s wall, {base['cpu']:.2f} s CPU")
     members = sorted(folder.glob("CIK*.json"))
     changed = changed_company(members[0], work / "changed" / members[0].name)
-    r = run_cli(["--db", str(db), "load", str(changed)])
-    print(f"  one changed company ({changed.name}: 1 new accession, 1 new fact, 1 restated value): "
-          f"{r['wall']:.2f} s wall, {r['cpu']:.2f} s CPU (goal < {GOAL_CHANGED_S} s); exit {r['rc']}; "
-          f"{r['tail'][-1] if r['tail'] else ''}")
+    restated = restated_company(members[0], work / "restated" / members[0].name)
+    copy = where / f"{db.stem}-incremental.duckdb"
+    goal = f"(goal < {GOAL_CHANGED_S} s wall)"
+    if lake:  # the lake cannot be copied: each load goes into it (a second load of a document is unchanged)
+        r = run_cli(["--db", str(db), "load", str(changed)])
+        print(f"  one changed company ({changed.name}: 1 new accession, 1 new fact, 1 restated value): "
+              f"{figures([r])} {goal}; exit {r['rc']}; {r['tail'][-1] if r['tail'] else ''}")
+    else:
+        r = timed_runs(db, copy, changed, 1)[0]
+        print(f"  one changed company ({changed.name}: 1 new accession, 1 new fact, 1 restated value), first write "
+              f"after the bootstrap: {figures([r])} {goal}; exit {r['rc']}; {r['tail'][-1] if r['tail'] else ''}")
+    if not lake:  # the first write into the warehouse itself: one document, already loaded
+        r = run_cli(["--db", str(db), "load", str(members[1])])
+        print(f"  its first write after the bootstrap, an unchanged document (a load_runs row; DuckDB merges the"
+              f" bootstrap's partly filled row groups): {figures([r])}; exit {r['rc']}")
     docs = [str(p) for p in members[1:reload_docs + 1]]
     r = run_cli(["--db", str(db), "load", *docs])
     print(f"  unchanged reload of {len(docs)} documents: {r['wall']:.2f} s wall, {r['cpu']:.2f} s CPU = "
           f"{r['wall'] / len(docs):.3f} s wall per document; beyond the bare process start "
           f"{(r['wall'] - base['wall']) / len(docs):.3f} s wall, {(r['cpu'] - base['cpu']) / len(docs):.3f} s CPU "
           f"per document (goal < {GOAL_UNCHANGED_S} s); exit {r['rc']}")
+    if lake:
+        return
+    for label, doc in (("one changed company (a dei value; no metric moves)", changed),
+                       ("one restated company (a 10-K/A: revenue and net income; its metrics computed again)",
+                        restated)):
+        runs = timed_runs(db, copy, doc, repeats)
+        print(f"  {label}, warehouse in use: {figures(runs)} {goal}; exit {runs[-1]['rc']}; "
+              f"{runs[-1]['tail'][-1] if runs[-1]['tail'] else ''}")
+    warehouse_copy(db, copy)  # leave the copy as the warehouse is (no half-made build beside it)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -272,6 +396,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", type=Path, default=Path("/tmp/bench-scale"), help="inputs and warehouses")
     ap.add_argument("--incremental", action="store_true", help="then the incremental loads on the biggest")
     ap.add_argument("--reload-docs", type=int, default=50, help="documents in the unchanged reload")
+    ap.add_argument("--repeats", type=int, default=3, help="incremental: runs of each changed-company load")
+    ap.add_argument("--incremental-dir", type=Path, help="incremental: where the warehouse copies go (default:"
+                    " --work; e.g. a folder on XFS)")
+    ap.add_argument("--reuse", action="store_true",
+                    help="reuse the warehouse a previous run built under --work (no bulk load; duckdb backend)")
     ap.add_argument("--queries", type=int, metavar="N", help="then bench_queries.py with N synthetic filings")
     ap.add_argument("--query-budget", type=float, default=60.0, help="bench_queries.py --budget (s per query)")
     ap.add_argument("--echo", action="store_true", help="show the CLI's output")
@@ -285,9 +414,15 @@ def main(argv: list[str] | None = None) -> int:
           f"work folder {args.work}")
     db = None
     for scale in scales:
+        built = args.work / f"wh-{scale}x.duckdb"
+        if args.reuse and args.backend == "duckdb" and built.exists():
+            print(f"{scale}x: reusing {built} ({storage_size(built)})")
+            db = built
+            continue
         db = bulk(args.work, scale, args.batch_size, args.command, args.echo, args.backend)
     if db and args.incremental:
-        incremental(args.work, db, build(args.work, scales[-1]), args.reload_docs)
+        incremental(args.work, db, build(args.work, scales[-1]), args.reload_docs, repeats=args.repeats,
+                    where=args.incremental_dir)
     if args.backend == "ducklake" and args.queries is not None:
         print("--queries: bench_queries.py opens a DuckDB file; not run on the lake")
     elif db and args.queries is not None:
