@@ -59,10 +59,10 @@ combo AS (  -- one tag's derived quarter, valid over [t, t_next)
            'derived_' || lower(CASE l.duration_class WHEN 'six_months' THEN 'Q2' WHEN 'nine_months' THEN 'Q3'
                                                      ELSE 'Q4' END) AS derivation,
            s.accession AS s_accession, s.revision AS s_revision,
-           [lineage_edge(NULL, 'ytd', l.standard_concept, NULL, l.taxonomy, l.concept, l.unit, l.period_start,
-                         l.period_end, l.accession, l.revision, l.value, l.known_from, NULL),
-            lineage_edge(NULL, 'less_ytd', s.standard_concept, NULL, s.taxonomy, s.concept, s.unit, s.period_start,
-                         s.period_end, s.accession, s.revision, s.value, s.known_from, NULL)] AS raw_inputs
+           -- the two input fact versions' other fields (their lineage edges are built for the picked rows only)
+           l.period_start AS l_period_start, l.value AS l_value, l.known_from AS l_known_from,
+           s.period_start AS s_period_start, s.period_end AS s_period_end, s.value AS s_value,
+           s.known_from AS s_known_from
     FROM ev_l l
     JOIN tagv s ON s.slot = l.s_slot AND s.taxonomy = l.taxonomy AND s.concept = l.concept
                AND s.valid_from <= l.t AND l.t < coalesce(s.valid_to, TIMESTAMP 'infinity')
@@ -99,7 +99,12 @@ tagged AS (
     FROM std_rep WHERE duration_class = 'quarter'
     GROUP BY ALL
 )
-SELECT c.* EXCLUDE (moment, next_at, dslot, l_slot, s_accession, s_revision, same_tag_as_ytd),
+SELECT c.* EXCLUDE (moment, next_at, dslot, l_slot, s_accession, s_revision, same_tag_as_ytd, l_period_start, l_value,
+                   l_known_from, s_period_start, s_period_end, s_value, s_known_from),
+       [lineage_edge(NULL, 'ytd', c.standard_concept, NULL, c.taxonomy, c.concept, c.unit, c.l_period_start,
+                     c.period_end, c.accession, c.revision, c.l_value, c.l_known_from, NULL),
+        lineage_edge(NULL, 'less_ytd', c.standard_concept, NULL, c.taxonomy, c.concept, c.unit, c.s_period_start,
+                     c.s_period_end, c.s_accession, c.s_revision, c.s_value, c.s_known_from, NULL)] AS raw_inputs,
        c.dslot AS slot,
        'quarter' AS duration_class,
        CASE WHEN c.same_tag_as_ytd THEN CAST([] AS VARCHAR[]) ELSE ['tag_differs_from_ytd_pick'] END AS flags,
