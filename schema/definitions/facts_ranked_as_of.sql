@@ -1,29 +1,17 @@
--- reads: fact_versions
+-- reads: facts_ordered_as_of
 -- Every fact version public at ts (NULL = now) numbered in publication order within its key.
 -- prior_* = the last DIFFERENT value before this version's value (a later filing that re-files the
 -- same value is a confirmation, never a restatement); value_first_* = the filing that first reported
 -- this version's value; confirmations = how many later filings re-filed it unchanged so far.
 -- The one definition of version order and "prior value": facts_ranked, the agent and API receipts
--- all read it. grain: one fact version (key + accession + revision).
--- Two passes over one window order (w = r): the first finds where the value changes (lag), the
--- second carries the last change forward (last_value ... IGNORE NULLS over the rows so far), so a
--- run of equal values needs no partition of its own. Values are never NULL (facts.value NOT NULL):
--- the lag is NULL only on a key's first version, whose run has no prior value.
+-- all read it (the order itself: facts_ordered_as_of). grain: one fact version (key + accession + revision).
+-- A second pass over the same order (w = r) carries the last change of value forward (last_value ...
+-- IGNORE NULLS over the rows so far), so a run of equal values needs no partition of its own. Values
+-- are never NULL (facts.value NOT NULL): the lag is NULL only on a key's first version, whose run has
+-- no prior value. facts_current_of computes the same for each key's last version with one aggregate.
 CREATE OR REPLACE MACRO facts_ranked_as_of(ts) AS TABLE
-WITH o AS (
-    SELECT v.*,
-           row_number() OVER w AS version_number,
-           count(*) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS versions,
-           lag(value) OVER w AS lag_value, lag(accession) OVER w AS lag_accession, lag(filed) OVER w AS lag_filed,
-           first_value(value) OVER w AS first_value, first_value(accession) OVER w AS first_accession,
-           first_value(filed) OVER w AS first_filed
-    FROM fact_versions v
-    WHERE v.known_from <= coalesce(CAST(ts AS TIMESTAMP), TIMESTAMP '9999-12-31')
-    WINDOW w AS (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end
-                 ORDER BY known_from, filed, accession, revision)
-),
-runs AS (
-    SELECT *, lag_value IS DISTINCT FROM value AS run_start FROM o
+WITH runs AS (
+    SELECT *, lag_value IS DISTINCT FROM value AS run_start FROM facts_ordered_as_of(NULL, ts)
 )
 SELECT * EXCLUDE (lag_value, lag_accession, lag_filed, run_start),
        last_value(CASE WHEN run_start THEN lag_value END IGNORE NULLS) OVER r AS prior_value,

@@ -175,6 +175,28 @@ def test_facts_current_is_one_row_per_key_and_the_latest_version(ro):
     assert mismatch == 0
 
 
+CURRENT_COLUMNS = ("cik, taxonomy, concept, unit, period_start, period_end, value, accession, form, filed, known_from,"
+                   " frame, filing_fy, filing_fp, fiscal_year, fiscal_period, duration_days, duration_class, versions,"
+                   " confirmations, prior_value IS NOT NULL AS restated, value_first_accession, value_first_filed,"
+                   " prior_value, prior_accession, prior_filed, first_value, first_accession, first_filed,"
+                   " source_document_id, load_id")
+
+
+def _current_rows_are_the_last_ranked_versions(con) -> None:
+    """facts_current_of finds each key's bookkeeping with an aggregate over the run starts; it must
+    be facts_ranked's (the running windows over every version) for each key's last version."""
+    ranked = f"SELECT {CURRENT_COLUMNS} FROM facts_ranked WHERE version_number = versions"
+    assert fetch_value(con, "SELECT count(*) FROM facts_current_of(NULL)") == fetch_value(
+        con, f"SELECT count(*) FROM ({ranked})") > 0
+    for a, b in ((ranked, "SELECT * FROM facts_current_of(NULL)"), ("SELECT * FROM facts_current_of(NULL)", ranked)):
+        assert fetch_value(con, f"SELECT count(*) FROM ({a} EXCEPT ALL {b})") == 0
+
+
+def test_current_rows_are_the_last_versions_of_facts_ranked(ro):
+    assert fetch_value(ro, "SELECT count(*) FROM facts_current WHERE restated") > 0
+    _current_rows_are_the_last_ranked_versions(ro)
+
+
 # --------------------------------------------------------------------------- point in time
 
 @pytest.mark.parametrize(("ts", "expected"), [
@@ -340,6 +362,18 @@ def test_sec_correction_under_same_accession_is_kept_and_current(apple_vintages,
         # and the original value is not lost: it is a version of its own
         stored = set(fetch_all(con, KEY_SQL + ", value FROM facts WHERE cik = 320193"))
         assert all((*k, old[k]["val"]) in stored and (*k, v) in stored for k, v in corrected.items())
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("order", ["old_new", "new_old"])
+def test_current_rows_of_vintages_are_the_last_versions_of_facts_ranked(apple_vintages, order):
+    """With SEC corrections under an accession already stored (revision > 0) and re-filed values."""
+    con = connect(apple_vintages[order][0], read_only=True)
+    try:
+        assert fetch_value(con, "SELECT count(*) FROM fact_versions WHERE revision > 0") > 0
+        assert fetch_value(con, "SELECT count(*) FROM facts_current WHERE confirmations > 0") > 0
+        _current_rows_are_the_last_ranked_versions(con)
     finally:
         con.close()
 
