@@ -190,8 +190,9 @@ def settle(con: duckdb.DuckDBPyConnection) -> None:
     2.6 s CPU instead of 0.6). A catalog change no one sees (a table created and dropped) and a second
     CHECKPOINT do it now, in the bulk run that made the row groups (when nothing is pending it costs
     ~10-20 ms CPU, so small writes skip it: they leave nothing measurable behind)."""
-    con.execute("CREATE TABLE _edgar_settle (x INTEGER)")
-    con.execute("DROP TABLE _edgar_settle")
+    # (OR REPLACE / IF EXISTS: a bootstrap killed in between is resumed from its build, table and all)
+    con.execute("CREATE OR REPLACE TABLE _edgar_settle (x INTEGER)")
+    con.execute("DROP TABLE IF EXISTS _edgar_settle")
     con.execute("CHECKPOINT")
 
 

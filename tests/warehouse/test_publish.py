@@ -236,3 +236,17 @@ def test_a_write_that_copies_the_file_slowly_says_so_and_names_the_remedy(tmp_pa
         pass
     assert any("copying the published file" in r.getMessage() and "reflinks (XFS, btrfs)" in r.getMessage()
                for r in caplog.records)
+
+
+def test_a_bulk_write_settles_even_after_a_run_killed_while_settling(tmp_path):
+    """A bulk writer settles the file before publishing (db.settle: a scratch table created and dropped,
+    then CHECKPOINT). A bootstrap killed in between is resumed from its build, scratch table included:
+    the next bulk write must still publish, without the table."""
+    db = tmp_path / "w.duckdb"
+    with writer(db, command="bootstrap", bulk=True) as con:
+        con.execute("CREATE TABLE _edgar_settle (x INTEGER)")  # what the killed run left in its build
+    with reader(db) as con:
+        assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = '_edgar_settle'").fetchone() == (0,)
+    with writer(db, command="bootstrap", bulk=True) as con:
+        con.execute("CREATE TABLE _edgar_settle (x INTEGER)")
+    assert not build_path_for(db).exists()
