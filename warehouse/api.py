@@ -151,7 +151,7 @@ class Warehouse:
         except duckdb.Error as exc:
             raise QueryError(f"{type(exc).__name__}: {exc}") from exc
 
-    def _column(self, query: str, params: list | None = None) -> list:
+    def _column(self, query: str, params: list | dict | None = None) -> list:
         return [r[0] for r in fetch_all(self.con, query, params)]
 
     def cik(self, company: int | str) -> int:
@@ -317,8 +317,10 @@ class Warehouse:
         ...     "period_end", "value", "matched_tag").rows()
         [(datetime.date(2024, 1, 28), Decimal('60922000000.0000000000'), 'Revenues')]
         """
+        name = self._standard_concept(concept)
+        chain = None if name is None else self._column(sql("agent/chain_concepts"), {"concept": name})[0]
         return self.sql(sql("api/standard_facts"), {
-            "cik": self.cik(company), "concept": self._standard_concept(concept), "as_of": _when(as_of),
+            "cik": self.cik(company), "concept": name, "chain_concepts": chain, "as_of": _when(as_of),
             "fiscal_year": fiscal_year, "fiscal_period": self._period(fiscal_period)})
 
     # -- derived metrics ------------------------------------------------------------------------

@@ -109,8 +109,8 @@ def _fp(value: str | None) -> str | None:
 def _no_data(con: duckdb.DuckDBPyConnection, cik: int, kind: str, name: str, fy: int | None, fp: str | None,
              ts: datetime | None) -> ToolError:
     if kind == "standard":
-        years = years_available(con, "SELECT DISTINCT fiscal_year FROM company_standard_facts_as_of([$1], TIMESTAMP "
-                                     "'9999-12-31') WHERE standard_concept = $2 ORDER BY 1", [cik, name])
+        years = years_available(con, "SELECT DISTINCT fiscal_year FROM company_standard_facts_as_of_only([$1], TIMESTAMP "
+                                     "'9999-12-31', [$2], NULL::VARCHAR[]) ORDER BY 1", [cik, name])
     else:
         taxonomy, _, concept = name.partition(":")
         years = years_available(con, "SELECT DISTINCT fiscal_year FROM facts WHERE cik = ? AND taxonomy = ? "

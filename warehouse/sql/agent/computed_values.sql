@@ -3,6 +3,6 @@
 -- company_standard_facts_as_of (now = standard_facts) of that company only.
 -- Params: $cik, $concept, $fy, $fp. Grain: one computed value.
 SELECT value, derivation, matched_tag, accession, period_start, period_end
-FROM company_standard_facts_as_of([$cik], TIMESTAMP '9999-12-31 00:00:00')
+FROM company_standard_facts_as_of_only([$cik], TIMESTAMP '9999-12-31 00:00:00', [$concept], NULL::VARCHAR[])
 WHERE cik = $cik AND standard_concept = $concept AND fiscal_year = $fy AND fiscal_period = $fp
   AND derivation <> 'reported'

@@ -1,13 +1,15 @@
 -- Agent tools: the standard-concept values of one company public at $as_of (NULL = now), each with
 -- its receipt: the matched tag's version statistics at the same instant (versions, restated, prior =
 -- last different value, from facts_ranked_as_of), the filing's acceptance time and the company name.
--- Reads company_standard_facts_as_of, facts_ranked_as_of, standard_concepts, filings, companies.
+-- Reads company_standard_facts_as_of_only, facts_ranked_as_of, standard_concepts, filings, companies.
 -- Params: $cik, $concept (standard concept), $fy, $fp (NULL = any), $as_of (NULL = now), $limit,
 -- $chain_concepts (the concepts of $concept's chain, agent/chain_concepts.sql: with $cik a filter on
--- the partition key of facts_ranked_as_of's windows, so only those versions are ranked).
+-- the partition key of facts_ranked_as_of's windows, so only those versions are read and ranked, in
+-- both the standard values and their receipts).
 -- Grain: one (standard concept, unit, period) value.
 WITH s AS (
-    SELECT * FROM company_standard_facts_as_of([$cik], coalesce(CAST($as_of AS TIMESTAMP), TIMESTAMP '9999-12-31'))
+    SELECT * FROM company_standard_facts_as_of_only([$cik], coalesce(CAST($as_of AS TIMESTAMP), TIMESTAMP '9999-12-31'),
+                                                    [$concept], $chain_concepts)
     WHERE cik = $cik AND standard_concept = $concept
       AND ($fy IS NULL OR fiscal_year = $fy) AND ($fp IS NULL OR fiscal_period = $fp)
 ), v AS (

@@ -2,7 +2,8 @@
 -- unit a company has for that period (the caller picks the reporting currency), with unit_rows =
 -- how many of the company's values of the concept are in that unit. FY = the annual value or the
 -- instant at the fiscal year end; Qn = the discrete quarter (tagged or derived) or the instant.
-WITH sf AS (SELECT * FROM company_standard_facts_as_of($ciks, TIMESTAMP '9999-12-31 00:00:00')  -- = standard_facts
+WITH sf AS (SELECT * FROM company_standard_facts_as_of_only($ciks, TIMESTAMP '9999-12-31 00:00:00',  -- = standard_facts
+                                                           [$name], NULL::VARCHAR[])
             WHERE standard_concept = $name AND list_contains($ciks, cik)),
 usage AS (SELECT cik, unit, count(*) AS unit_rows FROM sf GROUP BY cik, unit)
 SELECT sf.cik, fiscal_year, fiscal_period, duration_class, period_start, period_end, value, sf.unit,

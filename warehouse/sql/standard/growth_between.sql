@@ -2,7 +2,7 @@
 -- to / from - 1 over company_standard_facts_as_of($cik, $as_of) (the caller passes 9999-12-31 for current). Same unit and duration
 -- class on both sides (USD preferred); from must be positive and taxonomies equal, else NULL.
 WITH v AS (
-    SELECT * FROM company_standard_facts_as_of([$cik], CAST($as_of AS TIMESTAMP))
+    SELECT * FROM company_standard_facts_as_of_only([$cik], CAST($as_of AS TIMESTAMP), [$concept], NULL::VARCHAR[])
     WHERE cik = $cik AND standard_concept = $concept AND fiscal_period = $fp
       AND duration_class IN ('instant', CASE WHEN $fp = 'FY' THEN 'annual' ELSE 'quarter' END)
 )

@@ -1,0 +1,115 @@
+-- reads: facts_current, company_facts_as_of_only, standard_concept_chains, subtractable_unit, ytd_steps_one_quarter, chain_pick_key, plain_number
+-- Point-in-time standard facts of some companies, the same rules as the metrics refresh (warehouse/sql/refresh/):
+-- * per period (cik, standard_concept, unit, period_start, period_end) over facts_as_of(ts), the
+--   candidates are every chain tag with a value, ranked by chain_pick_key: general-scope totals
+--   before parts, the largest general-scope currency flow (equal within rounding: chain order),
+--   else chain order; candidates lists every candidate with its value, the matched tag first
+--   (tags_tried: the chain up to the matched tag);
+-- * discrete quarters Q2/Q3/Q4 are derived from year-to-date values of ONE tag (same cik, unit,
+--   fiscal year and period_start), from every tag reporting both periods, when no tagged discrete
+--   quarter ends on that date; the tag the longer period matched wins, else chain order, and
+--   flags says tag_differs_from_ytd_pick otherwise. Never for per-share values, ratios or instants.
+-- ciks: the companies to compute (NULL = every company: standard_facts_as_of), their facts read by
+-- key, so one company costs that company's facts, not the warehouse's: now (ts at or after
+-- 9999-12-31, what standard_facts and every "current" caller pass) the facts public at ts are the
+-- current versions loads keep sorted by company in facts_current, read by key with no version
+-- ranked and no acceptance time looked up; an earlier ts ranks the companies' versions public then
+-- (company_facts_as_of_only). Both give the same rows (tests/warehouse/test_standard_facts_paths.py).
+-- standard_names (NULL = all): the standard concepts to compute; chain_concepts (NULL = all): the XBRL concepts their chains read (agent/chain_concepts.sql), a
+-- constant the facts scan filters on, so only those tags' versions are read and ranked. A caller
+-- that passes chain_concepts must pass every concept of the chains it asks for.
+-- grain: (cik, standard_concept, unit, period_start, period_end).
+CREATE OR REPLACE MACRO company_standard_facts_as_of_only(ciks, ts, standard_names, chain_concepts) AS TABLE
+WITH public_at AS (  -- the latest version of every fact key public at ts (one branch is planned: ts is a constant)
+    SELECT cik, taxonomy, concept, unit, period_start, period_end, value, accession, form, filed, known_from,
+           fiscal_year, fiscal_period, duration_class, duration_days
+    FROM facts_current
+    WHERE CAST(ts AS TIMESTAMP) >= TIMESTAMP '9999-12-31'
+      AND (ciks IS NULL OR CASE WHEN len(ciks) = 1 THEN cik = ciks[1]
+                                ELSE cik BETWEEN list_min(ciks) AND list_max(ciks) AND list_contains(ciks, cik) END)
+      AND (chain_concepts IS NULL OR list_contains(chain_concepts, concept))
+    UNION ALL
+    SELECT cik, taxonomy, concept, unit, period_start, period_end, value, accession, form, filed, known_from,
+           fiscal_year, fiscal_period, duration_class, duration_days
+    FROM company_facts_as_of_only(ciks, ts, chain_concepts)
+    WHERE CAST(ts AS TIMESTAMP) < TIMESTAMP '9999-12-31'
+),
+cand AS (
+    SELECT f.cik, c.standard_concept, c.chain_rank, c.scope, c.additive, c.value_kind, c.tags_tried,
+           f.taxonomy, f.concept, f.unit, f.period_start, f.period_end, f.value, f.accession, f.form,
+           f.filed, f.known_from, f.fiscal_year, f.fiscal_period, f.duration_class, f.duration_days,
+           hash(f.cik, c.standard_concept, f.unit, f.period_start, f.period_end) AS slot
+    FROM public_at f
+    JOIN standard_concept_chains c ON c.taxonomy = f.taxonomy AND c.concept = f.concept
+    WHERE (standard_names IS NULL OR list_contains(standard_names, c.standard_concept))
+      AND CASE WHEN c.period_type = 'instant' THEN f.duration_class = 'instant'
+               ELSE f.duration_class IN ('quarter', 'six_months', 'nine_months', 'annual') END
+),
+ranked AS (
+    SELECT *, row_number() OVER (PARTITION BY slot ORDER BY chain_pick_key(scope, additive, value_kind, value, chain_rank, top))
+                  AS pick_rank
+    FROM (SELECT *, max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END)
+                        OVER (PARTITION BY slot) AS top
+          FROM cand)
+),
+tried AS (
+    SELECT slot, list(taxonomy || ':' || concept || '=' || plain_number(value) ORDER BY pick_rank) AS candidates
+    FROM ranked GROUP BY slot
+),
+reported AS (
+    SELECT r.* EXCLUDE (pick_rank, top), t.candidates FROM ranked r JOIN tried t ON t.slot = r.slot WHERE r.pick_rank = 1
+),
+per_tag AS (  -- the quarter derived from each tag that reports both year-to-date periods
+    SELECT l.cik, l.standard_concept, l.chain_rank, l.scope, l.tags_tried, l.taxonomy, l.concept, l.unit,
+           CAST(s.period_end + INTERVAL 1 DAY AS DATE) AS period_start, l.period_end,
+           l.value - s.value AS value, l.accession, l.form, l.filed,
+           greatest(l.known_from, s.known_from) AS known_from, l.fiscal_year,
+           CASE l.duration_class WHEN 'six_months' THEN 'Q2' WHEN 'nine_months' THEN 'Q3' ELSE 'Q4' END AS fiscal_period,
+           'quarter' AS duration_class,
+           CAST(l.period_end - s.period_end - 1 AS INTEGER) AS duration_days,
+           coalesce(y.taxonomy = l.taxonomy AND y.concept = l.concept, false) AS same_tag_as_ytd,
+           [{'step': 'ytd', 'taxonomy': l.taxonomy, 'concept': l.concept, 'unit': l.unit,
+             'period_start': l.period_start, 'period_end': l.period_end, 'accession': l.accession,
+             'value': l.value, 'known_from': l.known_from},
+            {'step': 'less_ytd', 'taxonomy': s.taxonomy, 'concept': s.concept, 'unit': s.unit,
+             'period_start': s.period_start, 'period_end': s.period_end, 'accession': s.accession,
+             'value': s.value, 'known_from': s.known_from}] AS inputs
+    FROM cand l
+    JOIN cand s
+      ON s.cik = l.cik AND s.standard_concept = l.standard_concept AND s.unit = l.unit
+     AND s.taxonomy = l.taxonomy AND s.concept = l.concept
+     AND s.period_start = l.period_start AND s.fiscal_year = l.fiscal_year
+     AND ytd_steps_one_quarter(l.duration_class, s.duration_class, l.period_end, s.period_end)
+    LEFT JOIN reported y ON y.slot = l.slot
+    WHERE l.additive AND subtractable_unit(l.unit)
+      AND NOT EXISTS (SELECT 1 FROM reported r
+                      WHERE r.cik = l.cik AND r.standard_concept = l.standard_concept AND r.unit = l.unit
+                        AND r.period_end = l.period_end AND r.duration_class = 'quarter')
+),
+derived_ranked AS (
+    SELECT *, row_number() OVER (PARTITION BY cik, standard_concept, unit, period_start, period_end
+                                 ORDER BY same_tag_as_ytd DESC, chain_rank, taxonomy, concept) AS pick_rank
+    FROM per_tag
+),
+derived_tried AS (
+    SELECT cik, standard_concept, unit, period_start, period_end,
+           list(taxonomy || ':' || concept ORDER BY pick_rank) AS candidates
+    FROM derived_ranked GROUP BY ALL
+)
+SELECT cik, standard_concept, fiscal_year, fiscal_period, duration_class, duration_days,
+       period_start, period_end, value, unit, taxonomy, concept AS matched_tag, chain_rank, scope,
+       tags_tried, candidates, accession, form, filed, known_from, 'reported' AS derivation, CAST([] AS VARCHAR[]) AS flags,
+       [{'step': 'reported', 'taxonomy': taxonomy, 'concept': concept, 'unit': unit,
+         'period_start': period_start, 'period_end': period_end, 'accession': accession,
+         'value': value, 'known_from': known_from}] AS inputs
+FROM reported
+UNION ALL BY NAME
+SELECT d.cik, d.standard_concept, d.fiscal_year, d.fiscal_period, d.duration_class, d.duration_days,
+       d.period_start, d.period_end, d.value, d.unit, d.taxonomy, d.concept AS matched_tag, d.chain_rank, d.scope,
+       d.tags_tried, t.candidates, d.accession, d.form, d.filed, d.known_from, 'derived_' || lower(d.fiscal_period) AS derivation,
+       CASE WHEN d.same_tag_as_ytd THEN CAST([] AS VARCHAR[]) ELSE ['tag_differs_from_ytd_pick'] END AS flags,
+       d.inputs
+FROM derived_ranked d
+JOIN derived_tried t ON t.cik = d.cik AND t.standard_concept = d.standard_concept AND t.unit = d.unit
+                    AND t.period_start = d.period_start AND t.period_end = d.period_end
+WHERE d.pick_rank = 1;
