@@ -14,7 +14,8 @@ Times, over ``--runs`` random (company, concept, period) picks taken from the wa
 then (``--all``) every shipped query an agent tool or the notebook API runs (warehouse/sql/agent/,
 warehouse/sql/api/, warehouse/sql/standard/compare_*), with the same picks, fetched as their callers
 fetch (agent tools: Python rows; the notebook API: Arrow, which Polars wraps without copying).
-``company_current_facts`` is timed both ways: ``fetchall`` (Python tuples) and ``arrow``. Each query
+``company_current_facts`` is timed three ways: ``fetchall`` (every row as Python tuples), ``arrow``, and
+the page the agent's ``query`` tool fetches (``fetchmany(QUERY_MAX_ROWS + 1)``: its row limit). Each query
 prints wall p50/p95 (the goal) and CPU p50/p95 (this process, DuckDB's threads included: on a
 shared box the wall figure counts other processes' time, the CPU figure does not).
 
@@ -37,6 +38,7 @@ from pathlib import Path
 import duckdb
 
 sys.path.insert(0, str(Path(__file__).parents[2]))
+from warehouse.agent.schema_tools import QUERY_MAX_ROWS  # noqa: E402
 from warehouse.sqlfiles import sql  # noqa: E402
 
 QUERIES = {
@@ -167,7 +169,10 @@ def time_query(con: duckdb.DuckDBPyConnection, query: str, params, fetch: str, p
     that holds on a shared box), each sorted; fetched as rows (Python tuples) or one Arrow table."""
     def run(p: dict) -> None:
         cur = con.execute(query, params(p))
-        cur.fetchall() if fetch == "rows" else cur.to_arrow_table()
+        if fetch == "page":  # what the agent's query tool fetches (warehouse/agent/schema_tools.py)
+            cur.fetchmany(QUERY_MAX_ROWS + 1)
+        else:
+            cur.fetchall() if fetch == "rows" else cur.to_arrow_table()
 
     run(plist[0])  # warm
     times, cpu = [], []
@@ -219,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         timed = [(name, query, params, "rows") for name, (query, params) in QUERIES.items()]
         timed.insert(2, ("company_current_facts arrow", QUERIES["company_current_facts"][0],
                          QUERIES["company_current_facts"][1], "arrow"))
+        timed.insert(3, (f"company_current_facts {QUERY_MAX_ROWS + 1} rows", QUERIES["company_current_facts"][0],
+                         QUERIES["company_current_facts"][1], "page"))
         if args.all:
             timed += [(name, sql(file), params, fetch) for name, (file, params, fetch) in SHIPPED.items()]
         for name, query, params, fetch in (t for t in timed if args.only in t[0]):
