@@ -27,7 +27,9 @@ DERIVE_THREADS = 1
 
 @contextmanager
 def threads(con: duckdb.DuckDBPyConnection, n: int) -> Iterator[None]:
-    """Run the block with DuckDB's ``threads`` set to ``n``; the setting before is restored after."""
+    """Run the block with DuckDB's ``threads`` set to ``n``; the setting before is restored after.
+    When the block failed inside a transaction, DuckDB refuses every statement until the caller
+    rolls back: the setting then stays ``n`` and the block's own error is what propagates."""
     before = int(fetch_value(con, "SELECT current_setting('threads')"))
     if before == n:
         yield
@@ -35,8 +37,13 @@ def threads(con: duckdb.DuckDBPyConnection, n: int) -> Iterator[None]:
     con.execute(f"SET threads = {int(n)}")
     try:
         yield
-    finally:
-        con.execute(f"SET threads = {before}")
+    except BaseException:
+        try:
+            con.execute(f"SET threads = {before}")
+        except duckdb.Error:
+            pass  # the transaction is aborted: never mask the block's error with "please ROLLBACK"
+        raise
+    con.execute(f"SET threads = {before}")
 
 
 def moved_companies(con: duckdb.DuckDBPyConnection, ciks: Iterable[int], document_ids: Iterable[int]) -> list[int]:
