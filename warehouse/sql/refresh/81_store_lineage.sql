@@ -1,7 +1,10 @@
--- One lineage edge per input fact version of each new metric version.
+-- One lineage edge per input fact version of each new metric version, with the metric's cik (the
+-- key the table is clustered by: derive/forget_lineage and readers skip other companies' row groups).
 -- reads: metric_new, metric_candidates
 -- creates: -
-INSERT INTO metric_lineage
+INSERT INTO metric_lineage (metric_id, role, step, standard_concept, derivation, taxonomy, concept, unit,
+                            period_start, period_end, accession, revision, value, known_from, input_metric_id,
+                            load_id, cik)
 SELECT metric_id, e.role, e.step, e.standard_concept, e.derivation, e.taxonomy, e.concept, e.unit,
-       e.period_start, e.period_end, e.accession, e.revision, e.value, e.known_from, e.input_metric_id, $load_id
-FROM (SELECT n.metric_id, unnest(m.inputs) AS e FROM metric_new n JOIN metric_candidates m ON m.rowid = n.rid);
+       e.period_start, e.period_end, e.accession, e.revision, e.value, e.known_from, e.input_metric_id, $load_id, cik
+FROM (SELECT n.metric_id, m.cik, unnest(m.inputs) AS e FROM metric_new n JOIN metric_candidates m ON m.rowid = n.rid);
