@@ -89,13 +89,13 @@ SHIPPED = {
                                                                         "since": None}, "arrow"),
     "api/insider_trades": ("api/insider_trades", lambda p: {"cik": p["cik"], "since": None}, "arrow"),
     "agent/standard_facts": ("agent/standard_facts", lambda p: {
-        "cik": p["cik"], "concept": "revenue", "fy": p["fiscal_year"], "fp": "FY", "as_of": None, "limit": 201,
+        "cik": p["cik"], "concept": "revenue", "fy": p["fiscal_year"], "fp": "FY", "limit": 201,
         "chain_concepts": p["chain"]},
         "rows"),
     "agent/standard_facts (all periods)": ("agent/standard_facts", lambda p: {
-        "cik": p["cik"], "concept": "revenue", "fy": None, "fp": None, "as_of": None, "limit": 201,
+        "cik": p["cik"], "concept": "revenue", "fy": None, "fp": None, "limit": 201,
         "chain_concepts": p["chain"]}, "rows"),
-    "agent/standard_facts (as_of)": ("agent/standard_facts", lambda p: {
+    "agent/standard_facts (as_of)": ("agent/standard_facts_as_of", lambda p: {
         "cik": p["cik"], "concept": "revenue", "fy": None, "fp": None, "as_of": p["as_of"], "limit": 201,
         "chain_concepts": p["chain"]}, "rows"),
     "agent/fact_versions": ("agent/fact_versions", lambda p: {

@@ -80,9 +80,7 @@ def get_facts(con: duckdb.DuckDBPyConnection, company_query: str, concept: str, 
         fp, ts = _fp(fiscal_period), as_of_time(as_of)
         params: dict[str, Any] = {"cik": co.cik, "fy": fiscal_year, "fp": fp, "as_of": ts}
         if kind == "standard":
-            found = rows(con, sql("agent/standard_facts"),
-                         {**params, "concept": name, "limit": MAX_ROWS + 1,
-                          "chain_concepts": _chain_concepts(con, name)})
+            found = _standard_facts(con, co.cik, name, fiscal_year, fp, ts, MAX_ROWS + 1)
             facts = [FactValue(value=r["value"], receipt=receipt(
                 r, standard_concept=name, matched_tag=f"{r['taxonomy']}:{r['matched_tag']}",
                 tags_tried=list(r["tags_tried"] or []))) for r in found]
@@ -95,6 +93,17 @@ def get_facts(con: duckdb.DuckDBPyConnection, company_query: str, concept: str, 
                            truncated=len(facts) > MAX_ROWS)
     except (ToolFailure, duckdb.Error) as exc:
         return FactsResult(concept=concept, error=_failed(exc))
+
+
+def _standard_facts(con: duckdb.DuckDBPyConnection, cik: int, concept: str, fy: int | None, fp: str | None,
+                    ts: datetime | None, limit: int) -> list[dict[str, Any]]:
+    """A standard concept's values with receipts: now from the current rows (agent/standard_facts.sql),
+    at an earlier instant by ranking the versions public then (agent/standard_facts_as_of.sql)."""
+    params: dict[str, Any] = {"cik": cik, "concept": concept, "fy": fy, "fp": fp, "limit": limit,
+                              "chain_concepts": _chain_concepts(con, concept)}
+    if ts is None:
+        return rows(con, sql("agent/standard_facts"), params)
+    return rows(con, sql("agent/standard_facts_as_of"), {**params, "as_of": ts})
 
 
 def _chain_concepts(con: duckdb.DuckDBPyConnection, standard_concept: str) -> list[str]:
@@ -132,9 +141,7 @@ def get_fact_history(con: duckdb.DuckDBPyConnection, company_query: str, concept
         keys: set[tuple] | None = None
         tags = [name]
         if kind == "standard":
-            current = rows(con, sql("agent/standard_facts"),
-                           {"cik": co.cik, "concept": name, "fy": fiscal_year, "fp": fp, "as_of": None,
-                            "limit": MAX_ROWS, "chain_concepts": _chain_concepts(con, name)})
+            current = _standard_facts(con, co.cik, name, fiscal_year, fp, None, MAX_ROWS)
             reported = [r for r in current if r["derivation"] == "reported"]
             if current and not reported:
                 raise ToolFailure(ToolError(
