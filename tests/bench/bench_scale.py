@@ -100,26 +100,28 @@ WRAPPER = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); 
 
 
 def run_cli(args: list[str], *, echo: bool = False, on_batch=None) -> dict:
-    """Run the CLI; return wall seconds, the per-batch (wall s since start, CPU s since start, facts)
-    lines, exit code, peak RSS of its largest process and of its whole process tree (MB).
-    ``on_batch(wall_at, cpu_at, facts)`` is called as each batch line arrives."""
+    """Run the CLI; return wall seconds, the per-batch (wall s since start, CPU s since start, facts, peak
+    process-tree RSS MB since the previous line) lines, exit code, peak RSS of its largest process and of
+    its whole process tree (MB). ``on_batch(wall_at, cpu_at, facts, tree_rss)`` is called as each batch
+    line arrives."""
     cmd = [sys.executable, "-c", WRAPPER, CLI, *args]
     t0 = time.perf_counter()
     # per-batch lines come on stderr (err.print), the run's final summary on stdout: kept apart
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
-    peak = [0.0]
+    peak = [0.0, 0.0]  # the whole run's, and since the last batch line
     stop = threading.Event()
 
     def sample() -> None:
         while not stop.wait(0.2):
-            peak[0] = max(peak[0], tree_stats(proc.pid)[0])
+            rss = tree_stats(proc.pid)[0]
+            peak[0], peak[1] = max(peak[0], rss), max(peak[1], rss)
 
     stdout: list[str] = []
     threads = [threading.Thread(target=sample, daemon=True),
                threading.Thread(target=lambda: stdout.extend(proc.stdout or []), daemon=True)]
     for t in threads:
         t.start()
-    batches: list[tuple[float, float, int]] = []
+    batches: list[tuple[float, float, int, float]] = []
     maxrss_kb, cpu_s, tail = 0, 0.0, []
     assert proc.stderr is not None
     for line in proc.stderr:
@@ -132,7 +134,9 @@ def run_cli(args: list[str], *, echo: bool = False, on_batch=None) -> dict:
             print("    | " + line.rstrip())
         if BATCH_LINE.search(line):
             m = FACTS.search(line)
-            batches.append((now, tree_stats(proc.pid)[1], int(m.group(1)) if m else 0))
+            rss, cpu = tree_stats(proc.pid)
+            batches.append((now, cpu, int(m.group(1)) if m else 0, max(peak[1], rss)))
+            peak[1] = 0.0
             if on_batch:
                 on_batch(*batches[-1])
     rc = proc.wait()
@@ -142,6 +146,13 @@ def run_cli(args: list[str], *, echo: bool = False, on_batch=None) -> dict:
     tail = (tail + [line.rstrip() for line in stdout])[-5:]
     return {"wall": time.perf_counter() - t0, "cpu": cpu_s, "batches": batches, "rc": rc, "tail": tail,
             "max_rss_mb": maxrss_kb / 1024, "tree_rss_mb": peak[0]}
+
+
+def wal_of_build(db: Path) -> Path:
+    """The write-ahead log of the build copy the CLI loads into (warehouse.publish: <db>.build.wal)."""
+    from warehouse.publish import build_path_for, wal_of
+
+    return wal_of(build_path_for(db))
 
 
 def load_args(db: Path, folder: Path, batch_size: int, command: str) -> list[str]:
@@ -193,27 +204,33 @@ def bulk(work: Path, scale: str, batch_size: int, command: str, echo: bool, back
     if backend == "ducklake":
         use_lake(work, scale)
     print(f"{scale}x: {members} companyfacts members from {folder}, --batch-size {batch_size} ({command})")
-    prev = [0.0, 0.0]
+    prev = [0.0, 0.0, 0]
     costs: list[tuple[float, float]] = []
+    wal, checkpoints = wal_of_build(db), [0]
 
-    def batch_line(at: float, cpu_at: float, f: int) -> None:
+    def batch_line(at: float, cpu_at: float, f: int, tree_rss: float) -> None:
         secs, cpu = at - prev[0], cpu_at - prev[1]
-        prev[:] = [at, cpu_at]
+        size = wal.stat().st_size if wal.exists() else 0
+        # the WAL only shrinks when a checkpoint folds it into the file (automatic, past the threshold)
+        ckpt = size < prev[2]
+        checkpoints[0] += ckpt
+        prev[:] = [at, cpu_at, size]
         costs.append((secs / f, cpu / f) if f else (float("nan"), float("nan")))
         print(f"  batch {len(costs):3d}: {f:>10,} facts in {secs:7.2f} s wall = {f / secs if secs else 0:>9,.0f} "
-              f"facts/s; {cpu:7.2f} s CPU = {f / cpu if cpu else 0:>9,.0f} facts/CPU-s")
+              f"facts/s; {cpu:7.2f} s CPU = {f / cpu if cpu else 0:>9,.0f} facts/CPU-s; tree RSS <= {tree_rss:,.0f} MB;"
+              f" WAL {size / 2**20:,.0f} MB{' CHECKPOINT' if ckpt else ''}")
 
     r = run_cli(load_args(db, folder, batch_size, command), echo=echo, on_batch=batch_line)
     if r["rc"] not in (0,):
         print(f"  CLI exit code {r['rc']}; last lines:\n    " + "\n    ".join(r["tail"]))
-    facts = sum(f for _, _, f in r["batches"])
+    facts = sum(b[2] for b in r["batches"])
     if len(costs) >= 2:
         (fw, fc), (sw, sc), (lw, lc) = costs[0], costs[1], costs[-1]
         print(f"  per-fact cost, last batch / first: {lw / fw:.2f} wall, {lc / fc:.2f} CPU (goal <= {GOAL_RATIO}; "
               f"the first batch also pays the process start and migrations); last / second: {lw / sw:.2f} wall, "
               f"{lc / sc:.2f} CPU")
     print(f"  {scale}x total: {facts:,} facts in {r['wall']:.1f} s wall = {facts / r['wall']:,.0f} facts/s, "
-          f"{r['cpu']:.1f} s CPU; "
+          f"{r['cpu']:.1f} s CPU; {checkpoints[0]} checkpoints between batch lines (WAL shrank); "
           f"peak RSS {r['max_rss_mb']:,.0f} MB largest process, {r['tree_rss_mb']:,.0f} MB process tree "
           f"(goal < {GOAL_RSS_MB} MB); {storage_size(db)}")
     return db
