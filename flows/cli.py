@@ -153,7 +153,7 @@ def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz 
 def bootstrap(
     companyfacts_zip: Annotated[Path, typer.Option("--companyfacts-zip", help="SEC's companyfacts.zip (or a folder of its members).")],
     submissions_zip: Annotated[Path | None, typer.Option("--submissions-zip", help="SEC's submissions.zip, pages included (or a folder).")] = None,
-    batch_size: Annotated[int, typer.Option(help="Commit every N members (bounds memory; a killed run resumes after the last commit).")] = DEFAULT_BATCH_SIZE,
+    batch_size: Annotated[int, typer.Option(help="Commit every N members, or sooner at EDGAR_WAREHOUSE_BATCH_BYTES (64MB) of JSON (bounds memory; a killed run resumes after the last commit).")] = DEFAULT_BATCH_SIZE,
 ) -> None:
     """Bulk-load SEC's nightly companyfacts.zip (and submissions.zip), streamed member by member.
 

@@ -22,6 +22,7 @@ few hundred companies per batch amortises that per-batch work; ``configure_write
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, islice
 from pathlib import Path
@@ -52,14 +53,33 @@ THREADS_ENV = "EDGAR_WAREHOUSE_WRITER_THREADS"
 CHECKPOINT_THRESHOLD_ENV = "EDGAR_WAREHOUSE_CHECKPOINT_THRESHOLD"
 DEFAULT_CHECKPOINT_THRESHOLD = "1GB"
 # The writer's DuckDB memory by default: the bootstrap keeps the whole process under 2 GB (issue 13;
-# the 100x bootstrap peaked at 4.26 GB with DuckDB's default of 80 % of RAM). A batch's statements
-# work on its own companies (a few hundred thousand rows), and blocks of the file beyond the limit
-# are evicted, not kept: the limit bounds the cache, never what a batch can do (it spills).
-DEFAULT_MEMORY_LIMIT = "1GB"
+# the 100x bootstrap peaked at 4.26 GB with DuckDB's default of 80 % of RAM, the universe at 2.19 GB
+# with 1GB). A batch's statements work on its own companies (a few hundred thousand rows), and blocks
+# of the file beyond the limit are evicted, not kept: the limit bounds the cache, never what a batch
+# can do (it spills). 512MB against 1GB, 37x bootstrap in batches of 25: peak RSS 1,550 vs 2,003 MB,
+# 157.9 vs 155.0 s CPU (within the noise of the shared box).
+DEFAULT_MEMORY_LIMIT = "512MB"
 # One DuckDB thread per writer by default: the same statements cost ~30 % less CPU on one thread
 # (no partitioning and merging of parallel sorts, windows and aggregates; measured per 157k facts:
 # 2.9 -> 2.1 s CPU for storing facts and their current rows); the parser processes use the other core.
 DEFAULT_THREADS = 1
+BATCH_BYTES_ENV = "EDGAR_WAREHOUSE_BATCH_BYTES"
+# A batch of ``batch_size`` documents is cut short once its payloads reach this many bytes: what the
+# writer holds per batch (bodies, parsed Arrow records ~1.2x the JSON, and the next batch parsed
+# meanwhile) follows the bytes, not the count; 100 of the largest companies are ~290 MB of JSON and
+# held the writer at 3.6 GB (scale helper, bench_scale 37x). One transaction (batch_size 0) is never cut.
+DEFAULT_BATCH_BYTES = "64MB"
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([kmg]i?b|b)?", re.IGNORECASE)
+_UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "kib": 2**10, "mib": 2**20, "gib": 2**30}
+
+
+def batch_bytes() -> int:
+    """``EDGAR_WAREHOUSE_BATCH_BYTES`` (a size such as ``64MB``, ``256MiB`` or bytes; ``0``: no cap)."""
+    value = os.environ.get(BATCH_BYTES_ENV, "").strip() or DEFAULT_BATCH_BYTES
+    m = _SIZE.fullmatch(value)
+    if not m:
+        raise WarehouseError(f"{BATCH_BYTES_ENV}={value!r}: give a size such as 64MB, or 0 for no cap")
+    return int(float(m.group(1)) * _UNITS[(m.group(2) or "b").lower()])
 
 
 def _memory_limit() -> str:
@@ -79,7 +99,7 @@ def configure_writer(con: duckdb.DuckDBPyConnection) -> None:
     """Settings of the loading connection: rows need not keep their insertion order (every read
     orders what it needs, so DuckDB may stream inserts and sorts); memory bounded by
     ``EDGAR_WAREHOUSE_MEMORY_LIMIT`` (a DuckDB size such as ``4GB``, or ``60%`` of RAM; default
-    ``1GB``), beyond which DuckDB spills to its temp directory; ``EDGAR_WAREHOUSE_WRITER_THREADS``
+    ``512MB``), beyond which DuckDB spills to its temp directory; ``EDGAR_WAREHOUSE_WRITER_THREADS``
     DuckDB threads (default 1); automatic checkpoints every ``EDGAR_WAREHOUSE_CHECKPOINT_THRESHOLD``
     of WAL (default ``1GB``)."""
     con.execute("SET preserve_insertion_order = false")
@@ -191,20 +211,37 @@ class IngestRun:
         return self.report
 
 
-def batches(docs: Iterable, size: int) -> Iterator[list]:
-    """Consecutive lists of ``size`` (all in one list when size <= 0)."""
+def batches(docs: Iterable, size: int, max_bytes: int = 0) -> Iterator[list]:
+    """Consecutive lists of ``size`` (all in one list when size <= 0), each cut short once its
+    documents' bodies reach ``max_bytes`` (0: no cap; a list holds at least one document)."""
     it = iter(docs)
     if size <= 0:
         yield list(it)
         return
-    while chunk := list(islice(it, size)):
+    if max_bytes <= 0:
+        while chunk := list(islice(it, size)):
+            yield chunk
+        return
+    chunk, held = [], 0
+    for doc in it:
+        chunk.append(doc)
+        held += len(_body(doc))
+        if len(chunk) >= size or held >= max_bytes:
+            yield chunk
+            chunk, held = [], 0
+    if chunk:
         yield chunk
+
+
+def _body(doc: Document | Item) -> bytes:
+    return getattr(doc, "body", None) or getattr(getattr(doc, "doc", None), "body", None) or b""
 
 
 def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, raw_dir: Path, command: str,
            batch_size: int = 0, flow_run_id: str | None = None, workers: int | None = None,
            derive: bool = True, on_batch: Callable[[BatchReport, int], None] | None = None) -> BatchReport:
-    """Load ``docs`` as ONE run, committing every ``batch_size`` documents (0: one transaction).
+    """Load ``docs`` as ONE run, committing every ``batch_size`` documents (0: one transaction), or
+    sooner once a batch's payloads reach ``EDGAR_WAREHOUSE_BATCH_BYTES`` (``batch_bytes``).
     ``on_batch(report, documents)`` is called after each commit. An error stops the run, which is
     recorded (failed, or partial when batches had committed) before the error propagates.
 
@@ -212,8 +249,9 @@ def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, r
     (``pipelines.parse.ParseAhead``) while this one loads: the writer's one DuckDB thread and the
     parser use the two cores. Its documents are looked up (already loaded?) before this batch
     commits; one that this batch loads is then found again by ``load_batch`` and counted unchanged."""
+    max_bytes = batch_bytes()  # a bad value is refused before the run starts
     run = IngestRun(con, raw_dir=raw_dir, command=command, flow_run_id=flow_run_id, derive=derive)
-    chunks = batches(docs, batch_size)
+    chunks = batches(docs, batch_size, max_bytes)
     try:
         first = next(chunks, None)
         second = next(chunks, None) if first is not None else None

@@ -1,4 +1,4 @@
-"""The loading connection's settings: memory bounded by default (1GB) or by
+"""The loading connection's settings: memory bounded by default (512MB) or by
 EDGAR_WAREHOUSE_MEMORY_LIMIT, one DuckDB thread by default (EDGAR_WAREHOUSE_WRITER_THREADS), insertion
 order not preserved, automatic checkpoints every EDGAR_WAREHOUSE_CHECKPOINT_THRESHOLD of WAL
 (DuckDB 1.5 rewrites every ART index whole at each checkpoint), bad values refused by name."""
@@ -8,8 +8,10 @@ from __future__ import annotations
 import duckdb
 import pytest
 
+from helpers import COMPANYFACTS_FILES
+from pipelines.documents import read_local_document
 from warehouse.db import WarehouseError, connect, fetch_value
-from warehouse.ingest import configure_writer
+from warehouse.ingest import batch_bytes, batches, configure_writer, ingest
 
 
 def _setting(con, name: str) -> str:
@@ -27,7 +29,7 @@ def test_defaults(tmp_path, monkeypatch):
         duckdb_default = _setting(con, "memory_limit")
         configure_writer(con)
         assert _setting(con, "preserve_insertion_order") is False
-        assert _setting(con, "memory_limit") == "953.6 MiB" != duckdb_default  # 1GB
+        assert _setting(con, "memory_limit") == "488.2 MiB" != duckdb_default  # 512MB
         assert _setting(con, "threads") == 1
         assert _setting(con, "checkpoint_threshold") == "953.6 MiB"  # 1GB
     finally:
@@ -71,5 +73,54 @@ def test_threads_from_the_environment(tmp_path, monkeypatch):
     try:
         configure_writer(con)
         assert _setting(con, "threads") == 2
+    finally:
+        con.close()
+
+
+def test_a_batch_is_cut_short_by_the_bytes_of_its_payloads():
+    """What the writer holds per batch follows the payloads' bytes (bodies, their parsed records, the
+    next batch parsed meanwhile): 100 of the largest companies held it at 3.6 GB. A batch stops at
+    ``batch_size`` documents or once its bodies reach ``max_bytes``, whichever comes first; it always
+    holds at least one document, and one transaction (size 0) is never cut."""
+    docs = [read_local_document(p) for p in COMPANYFACTS_FILES[:5]]
+    sizes = [len(d.body) for d in docs]
+    assert [len(b) for b in batches(docs, 100)] == [5]
+    assert [len(b) for b in batches(docs, 100, max_bytes=1)] == [1] * 5
+    assert [len(b) for b in batches(docs, 2, max_bytes=sum(sizes))] == [2, 2, 1]
+    # cut once the first two reach the cap: the third starts the next batch
+    cut = [len(b) for b in batches(docs, 100, max_bytes=sizes[0] + sizes[1])]
+    assert cut[0] == 2 and sum(cut) == 5
+    assert [len(b) for b in batches(docs, 0, max_bytes=1)] == [5]
+    assert [b for chunk in batches(docs, 3, max_bytes=sizes[0]) for b in chunk] == docs  # order kept
+
+
+def test_the_batch_cap_applies_to_a_run(tmp_path, monkeypatch):
+    """A bulk run under a 1-byte cap commits one document per batch, whatever ``batch_size`` says."""
+    monkeypatch.setenv("EDGAR_WAREHOUSE_BATCH_BYTES", "1")
+    docs = [read_local_document(p) for p in COMPANYFACTS_FILES[:3]]
+    con = connect(tmp_path / "w.duckdb")
+    try:
+        committed: list[int] = []
+        report = ingest(con, docs, raw_dir=tmp_path / "raw", command="load", batch_size=100, workers=1,
+                        on_batch=lambda _r, n: committed.append(n))
+        assert committed == [1, 1, 1] and report.loaded == 3 and report.status == "succeeded"
+        assert fetch_value(con, "SELECT count(DISTINCT cik) FROM facts") == 3
+    finally:
+        con.close()
+
+
+def test_the_default_cap_and_a_bad_one(tmp_path, monkeypatch):
+    monkeypatch.delenv("EDGAR_WAREHOUSE_BATCH_BYTES", raising=False)
+    assert batch_bytes() == 64 * 10**6
+    monkeypatch.setenv("EDGAR_WAREHOUSE_BATCH_BYTES", "256MiB")
+    assert batch_bytes() == 256 * 2**20
+    monkeypatch.setenv("EDGAR_WAREHOUSE_BATCH_BYTES", "0")
+    assert batch_bytes() == 0
+    monkeypatch.setenv("EDGAR_WAREHOUSE_BATCH_BYTES", "plenty")
+    con = connect(tmp_path / "w.duckdb")
+    try:
+        with pytest.raises(WarehouseError, match="EDGAR_WAREHOUSE_BATCH_BYTES"):
+            ingest(con, [], raw_dir=tmp_path / "raw", command="load", batch_size=10)
+        assert fetch_value(con, "SELECT count(*) FROM load_runs") == 0  # refused before the run starts
     finally:
         con.close()
