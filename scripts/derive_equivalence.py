@@ -89,8 +89,14 @@ def compare(a: Path, b: Path) -> int:
     for name in scenarios():
         for short, (table, _) in TABLES.items():
             x, y = f"'{a / name / short}.parquet'", f"'{b / name / short}.parquet'"
-            only_a = con.execute(f"SELECT count(*) FROM (FROM {x} EXCEPT ALL FROM {y})").fetchone()[0]
-            only_b = con.execute(f"SELECT count(*) FROM (FROM {y} EXCEPT ALL FROM {x})").fetchone()[0]
+            cols_x, cols_y = ([r[0] for r in con.execute(f"DESCRIBE FROM {p}").fetchall()] for p in (x, y))
+            common = ", ".join(f'"{c}"' for c in cols_x if c in cols_y)
+            for c in sorted(set(cols_x) ^ set(cols_y)):  # a column added (or dropped) by the change
+                print(f"{name:13s} {table:16s} column {c} in one build only: compared without it")
+            only_a = con.execute(f"SELECT count(*) FROM (SELECT {common} FROM {x} EXCEPT ALL "
+                                 f"SELECT {common} FROM {y})").fetchone()[0]
+            only_b = con.execute(f"SELECT count(*) FROM (SELECT {common} FROM {y} EXCEPT ALL "
+                                 f"SELECT {common} FROM {x})").fetchone()[0]
             rows = con.execute(f"SELECT count(*) FROM {x}").fetchone()[0]
             print(f"{name:13s} {table:16s} {rows:7d} rows; only in first {only_a}, only in second {only_b}")
             differing += only_a + only_b
