@@ -1,7 +1,9 @@
 """derived_metrics and metric_lineage without PRIMARY KEYs (migration 0011; issue 13: DuckDB rewrote
 both ART indexes whole at every checkpoint after a metric was written): their grains stay unique by
 construction and are checked like every declared grain (warehouse.integrity), the migration keeps every
-row, and metric_lineage carries its metric's cik, the key a company's lineage is forgotten by."""
+row, and metric_lineage carries its metric's cik, the key a company's lineage is forgotten by; a
+metric_id starts with its company's CIK in hex (migration 0012), so a lookup by id reads only the row groups
+of that company (the tables are clustered by cik)."""
 
 from __future__ import annotations
 
@@ -104,5 +106,70 @@ def test_migration_0011_keeps_every_row_and_drops_the_keys(tmp_path):
         assert fetch_all(con, "SELECT table_name FROM duckdb_constraints() WHERE constraint_type = 'PRIMARY KEY'"
                               " AND table_name IN ('derived_metrics', 'metric_lineage')") == []
         assert apply_migrations(con, tmp_path) == []
+    finally:
+        con.close()
+
+
+def test_every_metric_id_starts_with_its_company(nvda):
+    con, _ = nvda
+    ids = fetch_all(con, "SELECT metric_id, superseded_by_metric_id FROM derived_metrics")
+    edges = fetch_all(con, "SELECT metric_id, input_metric_id FROM metric_lineage")
+    prefix = f"{NVDA:08x}-"
+    assert ids and all(m.startswith(prefix) and len(m) == 9 + 32 for m, _ in ids)
+    assert any(s for _, s in ids) and all(s.startswith(prefix) for _, s in ids if s)
+    assert any(i for _, i in edges) and all(m.startswith(prefix) for m, _ in edges)
+    assert all(i.startswith(prefix) for _, i in edges if i)
+
+
+def test_a_lookup_by_metric_id_reads_only_its_companys_row_groups(tmp_path):
+    """DuckDB's zone maps of a VARCHAR keep its first 8 bytes: with the CIK there (8 hex digits) and
+    rows clustered by company, `metric_id = ?` skips the other companies' row groups, even for
+    neighbouring CIKs (an md5 alone would read them all)."""
+    import duckdb
+
+    con = duckdb.connect(str(tmp_path / "z.duckdb"))
+    try:
+        con.execute("CREATE TABLE derived_metrics AS SELECT cik, printf('%08x', cik) || '-' ||"
+                    " md5(CAST(i AS VARCHAR)) AS metric_id FROM (SELECT 1000000000 + i // 50000 AS cik, i"
+                    " FROM range(500000) r(i)) ORDER BY cik")
+        con.execute("CHECKPOINT")
+        mid = fetch_value(con, "SELECT metric_id FROM derived_metrics WHERE cik = 1000000005 LIMIT 1")
+        read, emitted = table_scans(con, "SELECT * FROM derived_metrics WHERE metric_id = $m", {"m": mid})[
+            "derived_metrics"]
+        assert emitted == 1 and read <= 2 * 122_880 < 500_000, read
+    finally:
+        con.close()
+
+
+def test_migration_0012_keys_every_stored_id_by_company(tmp_path):
+    names = ("0001_core.sql", "0004_metrics.sql", "0011_metrics_unkeyed.sql", "0012_metric_ids_by_company.sql")
+    for name in names:
+        shutil.copy(schema_dir() / "migrations" / name, tmp_path / name)
+    later = tmp_path / names[-1]
+    held = later.read_text()
+    later.unlink()
+    con = connect(tmp_path / "old.duckdb", migrate=False)
+    try:
+        assert [m.version for m in apply_migrations(con, tmp_path)] == [1, 4, 11]
+        t = datetime(2024, 2, 21, 21, 20)
+        old, new, quarter = "a" * 32, "b" * 32, "c" * 32
+        for mid, nxt in ((old, new), (new, None), (quarter, None)):
+            con.execute("INSERT INTO derived_metrics (metric_id, metric, cik, period_end, derivation, formula,"
+                        " rule_version, known_from, superseded_by_metric_id, computed_at) VALUES (?, 'm', ?, ?,"
+                        " 'formula', 'f', 'm.v1', ?, ?, ?)", [mid, NVDA, date(2024, 1, 28), t, nxt, t])
+        con.execute("INSERT INTO metric_lineage (metric_id, role, step, taxonomy, concept, unit, period_end, accession,"
+                    " input_metric_id, cik) VALUES (?, 'q4', 'reported', 'us-gaap', 'C', 'USD', ?, 'A', ?, ?),"
+                    " (?, 'q3', 'reported', 'us-gaap', 'C', 'USD', ?, 'A', NULL, ?)",
+                    [new, date(2024, 1, 28), quarter, NVDA, new, date(2024, 1, 28), NVDA])
+        rows = {"derived_metrics": fetch_value(con, "SELECT count(*) FROM derived_metrics"),
+                "metric_lineage": fetch_value(con, "SELECT count(*) FROM metric_lineage")}
+        later.write_text(held)
+        assert [m.version for m in apply_migrations(con, tmp_path)] == [12]
+        k = f"{NVDA:08x}-"
+        assert fetch_all(con, "SELECT metric_id, superseded_by_metric_id FROM derived_metrics ORDER BY 1") == [
+            (k + old, k + new), (k + new, None), (k + quarter, None)]
+        assert fetch_all(con, "SELECT metric_id, role, input_metric_id FROM metric_lineage ORDER BY 2") == [
+            (k + new, "q3", None), (k + new, "q4", k + quarter)]
+        assert rows == {t: fetch_value(con, f"SELECT count(*) FROM {t}") for t in rows}
     finally:
         con.close()
