@@ -51,7 +51,8 @@ QUERIES = {
     "restatement_history": (
         "SELECT * FROM fact_restatements WHERE cik = ? AND concept = ?", lambda p: [p["cik"], p["concept"]]),
     "metric_with_lineage": (
-        "SELECT m.*, l.* FROM derived_metrics_current m LEFT JOIN metric_lineage l USING (metric_id)"
+        "SELECT m.*, l.* FROM derived_metrics_current m"
+        " LEFT JOIN metric_lineage l ON l.cik = m.cik AND l.metric_id = m.metric_id"  # lineage is kept by company
         " WHERE m.cik = ? AND m.metric = 'free_cash_flow' AND m.fiscal_year = ?",
         lambda p: [p["cik"], p["fiscal_year"]]),
 }
@@ -159,7 +160,8 @@ def picks(con: duckdb.DuckDBPyConnection, runs: int, seed: int) -> list[dict]:
                     "fiscal_year": fy, "as_of": known, "tag": f"{taxonomy}:{concept}", "accession": accession,
                     "metric_id": metric_ids.get(cik, ""), "ciks": [cik, rnd.choice(ciks)], "chain": chain})
     for p in out:  # what get_derived_metric asks before agent/lineage
-        p["lineage_concepts"] = con.execute(sql("agent/lineage_concepts"), {"metric_ids": [p["metric_id"]]}).fetchone()[0]
+        p["lineage_concepts"] = con.execute(sql("agent/lineage_concepts"),
+                                           {"metric_ids": [p["metric_id"]], "cik": p["cik"]}).fetchone()[0]
     return out
 
 

@@ -203,7 +203,7 @@ def get_derived_metric(con: duckdb.DuckDBPyConnection, company_query: str, metri
                                                 + (f" as of {ts.isoformat()}" if ts else ""),
                                         suggestion="Pick one of fiscal_years_available."))
         ids = [r["metric_id"] for r in found]
-        concepts = rows(con, sql("agent/lineage_concepts"), {"metric_ids": ids})[0]["concepts"]
+        concepts = rows(con, sql("agent/lineage_concepts"), {"metric_ids": ids, "cik": co.cik})[0]["concepts"]
         edges = rows(con, sql("agent/lineage"), {"metric_ids": ids, "cik": co.cik, "concepts": concepts})
         metrics = []
         for r in found:

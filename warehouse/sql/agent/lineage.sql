@@ -2,7 +2,9 @@
 -- version with the filing's acceptance time, form and filed date. $concepts lists the concepts the
 -- edges cite (agent/lineage_concepts.sql): with $cik, a filter on fact_versions' partition key, so only
 -- those versions are read and numbered, not every version of every company.
--- Reads metric_lineage, fact_versions, filings, companies. Grain: one input edge.
+-- metric_lineage is read by its company (cik: zone maps skip other companies' row groups; the table
+-- has no index on metric_id). Reads metric_lineage, derived_metrics, fact_versions, filings, companies.
+-- Grain: one input edge.
 SELECT l.metric_id, l.role, l.step, l.standard_concept, l.derivation, l.taxonomy, l.concept, l.unit,
        l.period_start, l.period_end, l.accession, l.revision, l.value, l.known_from, l.input_metric_id,
        dm.cik, c.name AS company_name, fv.form, fv.filed, fv.fiscal_year, fv.fiscal_period, fv.duration_class,
@@ -15,5 +17,5 @@ LEFT JOIN (SELECT * FROM fact_versions WHERE cik = $cik AND list_contains($conce
     AND fv.accession = l.accession AND fv.revision = l.revision
 LEFT JOIN companies c ON c.cik = dm.cik
 LEFT JOIN filings f ON f.cik = dm.cik AND f.accession = l.accession
-WHERE list_contains($metric_ids, l.metric_id) AND dm.cik = $cik
+WHERE l.cik = $cik AND dm.cik = $cik AND list_contains($metric_ids, l.metric_id)
 ORDER BY l.metric_id, l.role, l.step
