@@ -8,7 +8,7 @@
 -- tested first so the scan skips the row groups of other companies (list_contains alone is
 -- evaluated on every row of the warehouse).
 -- grain: one value run (first version of each run of equal values) x one standard concept whose chain lists its tag.
--- reads: fact_versions, standard_concept_chains
+-- reads: fact_versions, standard_concepts
 -- creates: std_cand
 CREATE OR REPLACE TEMP TABLE std_cand AS
 SELECT * EXCLUDE (prev_value)
@@ -21,7 +21,7 @@ FROM (
                                            f.period_end
                               ORDER BY f.known_from, f.filed, f.accession, f.revision) AS prev_value
     FROM fact_versions f
-    JOIN standard_concept_chains c ON c.taxonomy = f.taxonomy AND c.concept = f.concept
+    JOIN standard_concepts c ON c.taxonomy = f.taxonomy AND c.concept = f.concept  -- (the chains table itself: no tags_tried window)
     WHERE f.cik BETWEEN list_min($ciks) AND list_max($ciks) AND list_contains($ciks, f.cik)
       AND list_contains($chain_concepts, f.concept)
       AND CASE WHEN c.period_type = 'instant' THEN f.duration_class = 'instant'
