@@ -88,16 +88,23 @@ def table_scans(con: duckdb.DuckDBPyConnection, query: str, params=None) -> dict
     """(rows read, rows emitted) of each table scan of ``query``, summed per table, from DuckDB's
     profile (EXPLAIN ANALYZE, JSON): whether a filter reached the scan (emitted) and whether the
     scan skipped other companies' row groups (read)."""
-    plan = json.loads(con.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {query}", params).fetchall()[0][1])
     found: dict[str, tuple[int, int]] = {}
+    for name, read, out in each_table_scan(con, query, params):
+        before = found.get(name, (0, 0))
+        found[name] = (before[0] + read, before[1] + out)
+    return found
+
+
+def each_table_scan(con: duckdb.DuckDBPyConnection, query: str, params=None) -> list[tuple[str, int, int]]:
+    """(table, rows read, rows emitted) of every table scan of ``query``, one entry per scan."""
+    plan = json.loads(con.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {query}", params).fetchall()[0][1])
+    found: list[tuple[str, int, int]] = []
 
     def walk(node):
         table = (node.get("extra_info") or {}).get("Table")
         if table:
-            name = table.rsplit(".", 1)[-1]
-            read, out = found.get(name, (0, 0))
-            found[name] = (read + int(node.get("operator_rows_scanned") or 0),
-                           out + int(node.get("operator_cardinality") or 0))
+            found.append((table.rsplit(".", 1)[-1], int(node.get("operator_rows_scanned") or 0),
+                          int(node.get("operator_cardinality") or 0)))
         for child in node.get("children", []):
             walk(child)
 

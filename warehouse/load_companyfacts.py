@@ -49,6 +49,23 @@ def _with_fiscal(facts: pa.Table, years: list[FiscalYear]) -> pa.Table:
     return facts
 
 
+# A fact version's key and accession: a payload lists each at most once, save rare repeats.
+_KEY_ACCESSION = ["taxonomy", "concept", "unit", "period_start", "period_end", "accession"]
+
+
+def _record_repeated_keys(con: duckdb.DuckDBPyConnection, cik: int, facts: pa.Table) -> int:
+    """Add to fact_repeated_keys the keys this payload lists twice (or more) under one accession, so
+    facts_current_of ranks them version by version (migration 0013); returns how many were new."""
+    counts = facts.select(_KEY_ACCESSION).group_by(_KEY_ACCESSION, use_threads=False).aggregate([([], "count_all")])
+    if counts.num_rows == facts.num_rows:
+        return 0
+    con.register("repeated_arrow", counts.filter(pc.greater(counts.column("count_all"), 1)))
+    try:
+        return int(fetch_value(con, sql("companyfacts/repeated_keys"), {"cik": cik}) or 0)
+    finally:
+        con.unregister("repeated_arrow")
+
+
 def load_companyfacts(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: CompanyFacts) -> dict[str, int]:
     """Append the versions of ``record`` not yet stored; never replace a stored version."""
     con.register("cf_arrow", _with_fiscal(record.facts, []))
@@ -90,6 +107,7 @@ def _load_staged(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: Compa
     con.register("cf_arrow", _with_fiscal(record.facts, years))  # the stage view now sees the years
     inserted = fetch_value(con, sql("companyfacts/insert_facts"),
                            {"cik": cik, "source_document_id": ctx.source_document_id, "load_id": ctx.load_id})
+    repeated = _record_repeated_keys(con, cik, record.facts)
     reassigned = relabelled = 0
     if had_rows:
         # Rows this payload carried earlier than the payload that stored them take its metadata;
@@ -112,5 +130,5 @@ def _load_staged(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: Compa
         " WHERE NOT EXISTS (SELECT 1 FROM companies WHERE cik = $cik)",
         {"cik": cik, "name": record.entity_name, "doc": ctx.source_document_id, "load": ctx.load_id})
     return {"facts": int(inserted or 0), "fiscal_calendar": len(years), "facts_fiscal_reassigned": reassigned,
-            "facts_earliest_payload": relabelled,
+            "facts_earliest_payload": relabelled, "fact_repeated_keys": repeated,
             "concepts": int(new_concepts or 0)}

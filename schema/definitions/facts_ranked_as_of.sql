@@ -1,4 +1,4 @@
--- reads: facts_ordered_as_of
+-- reads: facts_ordered_as_of, fact_version_order
 -- Every fact version public at ts (NULL = now) numbered in publication order within its key.
 -- prior_* = the last DIFFERENT value before this version's value (a later filing that re-files the
 -- same value is a confirmation, never a restatement); value_first_* = the filing that first reported
@@ -23,4 +23,4 @@ SELECT * EXCLUDE (lag_value, lag_accession, lag_filed, run_start),
             AS INTEGER) AS confirmations
 FROM runs
 WINDOW r AS (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end
-             ORDER BY known_from, filed, accession, revision ROWS UNBOUNDED PRECEDING);
+             ORDER BY fact_version_order(known_from, filed, accession, revision) ROWS UNBOUNDED PRECEDING);

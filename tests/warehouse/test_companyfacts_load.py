@@ -578,3 +578,32 @@ def test_document_record_is_replaceable_with_expected_cik():
     doc = read_local_document(TSM)
     other = dataclasses.replace(doc, expected_cik=1046179)
     assert other.sha256 == doc.sha256 and other.expected_cik == 1046179
+
+
+def test_a_key_listed_twice_under_one_accession_is_current_as_facts_ranked_says(tmp_path):
+    """A payload that lists one fact twice under one accession with one value (Marvell's file with one
+    Assets entry repeated): facts keeps both rows, fact_versions numbers the second revision 1 (public from
+    our fetch), and that key's current row must still be facts_ranked's last version. The key is
+    listed in fact_repeated_keys, so facts_current_of ranks it instead of taking its newest filing."""
+    data = json.loads(read_body(MRVL))
+    rows = data["facts"]["us-gaap"]["Assets"]["units"]["USD"]
+    entry = next(r for r in rows if r.get("form") == "10-Q")
+    rows.append(dict(entry))
+    body = json.dumps(data).encode()
+    doc = Document(uri="file://mrvl-repeated.json", origin="file", body=body, kind="companyfacts")
+    path = tmp_path / "w.duckdb"
+    con = connect(path)
+    try:
+        report = load_batch(con, [parse_document(doc)], raw_dir=raw_dir_for(path))
+        assert report.row_counts["fact_repeated_keys"] == 1
+        key = ("SELECT count(*) FROM {} WHERE concept = 'Assets' AND unit = 'USD' AND period_end = ?"
+               " AND period_start IS NOT DISTINCT FROM ?")
+        args = [date.fromisoformat(entry["end"]), date.fromisoformat(entry["start"]) if "start" in entry else None]
+        assert fetch_value(con, key.format("fact_repeated_keys"), args) == 1
+        assert fetch_value(con, key.format("fact_versions") + f" AND accession = '{entry['accn']}'"
+                           " AND revision = 1", args) == 1
+        _current_rows_are_the_last_ranked_versions(con)
+        assert fetch_value(con, "SELECT count(*) FROM (SELECT * FROM facts_current_rows EXCEPT ALL"
+                                " SELECT * FROM facts_current_of(NULL))") == 0
+    finally:
+        con.close()
