@@ -167,20 +167,20 @@ class Warehouse:
         """
         if self.closed:
             raise WarehouseError("this Warehouse is closed; open_warehouse() again")
-        known = set(self._column("SELECT cik FROM companies UNION SELECT DISTINCT cik FROM facts"))
         if isinstance(company, int) or (isinstance(company, str) and company.strip().isdigit()):
             cik = int(company)
-            if cik in known:
+            if self._holds(cik):
                 return cik
+            held = self._column("SELECT count(*) FROM (SELECT cik FROM companies UNION SELECT DISTINCT cik FROM facts)")[0]
             raise UnknownNameError("company", company, [], f"; no CIK {cik} in this warehouse"
-                                   f" (it holds {len(known)} companies: companies())")
+                                   f" (it holds {held} companies: companies())")
         exact = self._column("SELECT cik FROM companies WHERE list_contains(tickers, upper(trim(?)))", [company])
         if len(exact) == 1:  # the company's own ticker, as its submissions list it: no ranking needed
             return exact[0]
         from warehouse.registry_resolve import resolve
 
         r = resolve(self.con, company)
-        if r.resolved and r.cik in known:
+        if r.resolved and self._holds(r.cik):
             return r.cik
         if r.resolved:
             raise UnknownNameError("company", company, [], f"; it is CIK {r.cik} ({r.name}), which this"
@@ -193,6 +193,12 @@ class Warehouse:
                 if n}
             suggestions = _closest(company, list(names))
         raise UnknownNameError("company", company, suggestions, f" ({r.message})" if r.message else "")
+
+    def _holds(self, cik: int) -> bool:
+        """Whether the warehouse holds this company (in companies, or facts of it): read by key, so a
+        call costs that company's row groups, never a scan of every fact."""
+        return bool(self._column("SELECT EXISTS (SELECT 1 FROM companies WHERE cik = $cik)"
+                                 " OR EXISTS (SELECT 1 FROM facts WHERE cik = $cik)", {"cik": cik})[0])
 
     def _concept(self, cik: int, concept: str | None) -> tuple[str | None, str | None]:
         """(taxonomy, concept) of an XBRL concept this company reported; ``us-gaap:Revenues`` accepted."""

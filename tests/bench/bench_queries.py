@@ -204,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true",
                     help="also every shipped agent-tool and notebook-API query (warehouse/sql/agent, api)")
     ap.add_argument("--only", default="", help="time only the queries whose name contains this")
+    ap.add_argument("--threads", type=int, default=0, help="DuckDB threads of the reading connection (0: DuckDB's default)")
     args = ap.parse_args(argv)
     db = args.db
     tmp = None
@@ -220,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         con = duckdb.connect(str(db), read_only=True)
         con.execute("SET TimeZone = 'UTC'")
+        if args.threads:
+            con.execute(f"SET threads = {args.threads}")
         facts, filings = con.execute("SELECT (SELECT count(*) FROM facts), (SELECT count(*) FROM filings)").fetchone()
         print(f"{db}: {facts:,} facts, {filings:,} filings; {args.runs} runs per query")
         plist = picks(con, args.runs, args.seed)
