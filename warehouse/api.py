@@ -229,7 +229,7 @@ class Warehouse:
 
     def _metric(self, metric: str | None) -> str | None:
         """A derived metric name (or alias); a standard concept's name gives its derived quarters."""
-        if metric is None or metric in self._column("SELECT DISTINCT metric FROM derived_metrics"):
+        if metric is None or self._column("SELECT EXISTS (SELECT 1 FROM derived_metrics WHERE metric = ?)", [metric])[0]:
             return metric
         return self._name(metric)
 
