@@ -1,9 +1,12 @@
--- reads: facts_ranked_as_of, facts, same_within_rounding, plain_number, value_exponent
+-- reads: facts, accession_acceptance, source_documents, fact_known_from, fact_revision, fact_version_order, same_within_rounding, same_within_rounding_at, plain_number, value_exponent
 -- fact_restatements_of(ciks): the restatements of the companies listed in ciks (NULL = every company:
--- the view fact_restatements). Every read of facts is filtered by company where it happens (cik is a
--- partition key of facts_ranked_as_of's windows; the BETWEEN lets the scan skip other companies' row
--- groups), and the companies' versions are ranked once for both the changes and the unchanged totals,
--- so one company costs its own versions, not the warehouse's.
+-- the view fact_restatements). Every read of facts is filtered by company where it happens (the
+-- BETWEEN lets the scan skip other companies' row groups). Only the keys that can give a row or its
+-- evidence are ranked: those whose versions carry different values (a key re-filed unchanged has
+-- no change) and the bottom lines (totals below); each is ranked as facts_ranked_as_of does
+-- (fact_revision, fact_known_from, fact_version_order), in one window: a change is a version whose
+-- value differs from the one before it (its prior value is that version's), a confirmation one
+-- whose value does not.
 -- One row per change of a fact's value (re-filing an unchanged value is a confirmation, not here),
 -- with change_kind and the evidence for it, first rule that holds:
 --   sec_correction    SEC re-issued the value under the same accession;
@@ -19,17 +22,53 @@
 --                     line of that period (assets, net income, cash-flow totals) re-filed unchanged;
 --   comparative_revision  anything else.
 CREATE OR REPLACE MACRO fact_restatements_of(ciks) AS TABLE
-WITH ranked AS (  -- every version of the companies asked for, ranked (facts_ranked for them)
-    SELECT * FROM facts_ranked_as_of(NULL)
-    WHERE ciks IS NULL OR (cik BETWEEN list_min(ciks) AND list_max(ciks) AND list_contains(ciks, cik))
+WITH totals AS (  -- bottom lines whose re-report in a filing confirms the total did not move
+    SELECT * FROM (VALUES ('us-gaap', 'Assets'), ('us-gaap', 'LiabilitiesAndStockholdersEquity'),
+                          ('us-gaap', 'NetIncomeLoss'), ('us-gaap', 'ProfitLoss'),
+                          ('us-gaap', 'NetCashProvidedByUsedInOperatingActivities'),
+                          ('us-gaap', 'NetCashProvidedByUsedInInvestingActivities'),
+                          ('us-gaap', 'NetCashProvidedByUsedInFinancingActivities'),
+                          ('ifrs-full', 'Assets'), ('ifrs-full', 'EquityAndLiabilities'), ('ifrs-full', 'ProfitLoss'),
+                          ('ifrs-full', 'CashFlowsFromUsedInOperatingActivities'))
+           t(taxonomy, concept)
+),
+keyed AS (  -- the companies' keys to rank: values that differ, and every bottom line
+    SELECT f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end
+    FROM facts f LEFT JOIN totals t ON t.taxonomy = f.taxonomy AND t.concept = f.concept
+    WHERE ciks IS NULL OR (f.cik BETWEEN list_min(ciks) AND list_max(ciks) AND list_contains(ciks, f.cik))
+    GROUP BY ALL
+    HAVING min(f.value) <> max(f.value) OR bool_or(t.concept IS NOT NULL)
+),
+versions AS (  -- every version of those keys, as fact_versions has it
+    SELECT x.*, fact_known_from(x.revision, a.acceptance_time, x.filed, d.fetched_at) AS known_from
+    FROM (SELECT f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end, f.fiscal_year,
+                 f.fiscal_period, f.value, f.accession, f.filed, f.form, f.source_document_id,
+                 fact_revision(f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end, f.accession,
+                               f.payload_vintage, f.source_document_id) AS revision
+          FROM facts f
+          SEMI JOIN keyed k
+            ON k.cik = f.cik AND k.taxonomy = f.taxonomy AND k.concept = f.concept AND k.unit = f.unit
+           AND k.period_start IS NOT DISTINCT FROM f.period_start AND k.period_end = f.period_end
+          WHERE ciks IS NULL OR (f.cik BETWEEN list_min(ciks) AND list_max(ciks) AND list_contains(ciks, f.cik))) x
+    LEFT JOIN accession_acceptance a ON a.accession = x.accession
+    LEFT JOIN source_documents d ON d.source_document_id = x.source_document_id
+),
+ranked AS (  -- run_start: the value differs from the version before it (a key's first version: NULL)
+    SELECT *, lag_value <> value AS run_start
+    FROM (SELECT *, lag(value) OVER w AS lag_value, lag(accession) OVER w AS lag_accession,
+                 lag(filed) OVER w AS lag_filed
+          FROM versions
+          WINDOW w AS (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end
+                       ORDER BY fact_version_order(known_from, filed, accession, revision)))
 ),
 ch AS (
     SELECT cik, taxonomy, concept, unit, period_start, period_end, fiscal_year, fiscal_period,
-           prior_value AS old_value, value AS new_value, value - prior_value AS change,
-           prior_accession AS old_accession, accession AS new_accession,
-           prior_filed AS old_filed, filed AS new_filed, form AS new_form
+           lag_value AS old_value, value AS new_value, value - lag_value AS change,
+           lag_accession AS old_accession, accession AS new_accession,
+           lag_filed AS old_filed, filed AS new_filed, form AS new_form,
+           value_exponent(lag_value) AS old_exponent, value_exponent(value) AS new_exponent  -- once per value
     FROM ranked
-    WHERE version_number > 1 AND confirmations = 0
+    WHERE run_start
 ),
 split_ratio AS (  -- per-share values divided, share counts multiplied by k (k < 1: reverse split)
     SELECT *, CASE WHEN f BETWEEN 1.4 AND 100 THEN round(f * 2) / 2
@@ -71,21 +110,11 @@ splits AS (
     QUALIFY row_number() OVER (PARTITION BY s.cik, s.taxonomy, s.concept, s.unit, s.period_start, s.period_end,
                                             s.new_accession ORDER BY d.filed DESC NULLS LAST) = 1
 ),
-totals AS (  -- bottom lines whose re-report in a filing confirms the total did not move
-    SELECT * FROM (VALUES ('us-gaap', 'Assets'), ('us-gaap', 'LiabilitiesAndStockholdersEquity'),
-                          ('us-gaap', 'NetIncomeLoss'), ('us-gaap', 'ProfitLoss'),
-                          ('us-gaap', 'NetCashProvidedByUsedInOperatingActivities'),
-                          ('us-gaap', 'NetCashProvidedByUsedInInvestingActivities'),
-                          ('us-gaap', 'NetCashProvidedByUsedInFinancingActivities'),
-                          ('ifrs-full', 'Assets'), ('ifrs-full', 'EquityAndLiabilities'), ('ifrs-full', 'ProfitLoss'),
-                          ('ifrs-full', 'CashFlowsFromUsedInOperatingActivities'))
-           t(taxonomy, concept)
-),
 unchanged_totals AS (
     SELECT r.cik, r.accession, r.unit, r.period_start, r.period_end,
            string_agg(r.taxonomy || ':' || r.concept || ' = ' || plain_number(r.value), ', ' ORDER BY r.concept) AS totals
     FROM ranked r SEMI JOIN totals t ON t.taxonomy = r.taxonomy AND t.concept = r.concept
-    WHERE r.confirmations > 0
+    WHERE NOT r.run_start
     GROUP BY ALL
 ),
 moved AS (  -- other values of the same filing, period and unit that changed too
@@ -93,10 +122,10 @@ moved AS (  -- other values of the same filing, period and unit that changed too
     FROM ch ANTI JOIN totals t ON t.taxonomy = ch.taxonomy AND t.concept = ch.concept
     GROUP BY ALL
 )
-SELECT ch.*,
+SELECT ch.* EXCLUDE (old_exponent, new_exponent),
        CASE WHEN ch.new_accession = ch.old_accession THEN 'sec_correction'
             WHEN sp.evidence IS NOT NULL THEN 'split'
-            WHEN same_within_rounding(ch.new_value, ch.old_value) THEN 'rounding'
+            WHEN same_within_rounding_at(ch.new_value, ch.old_value, ch.new_exponent, ch.old_exponent) THEN 'rounding'
             WHEN ch.new_form LIKE '%/A' THEN 'amendment'
             WHEN ch.old_value = 0 OR ch.new_value = 0 THEN 'zeroed_or_filled'
             WHEN abs(ch.new_value) = abs(ch.old_value) THEN 'sign_change'
@@ -106,9 +135,9 @@ SELECT ch.*,
             ELSE 'comparative_revision' END AS change_kind,
        CASE WHEN ch.new_accession = ch.old_accession THEN 'SEC re-issued the value under the same accession'
             WHEN sp.evidence IS NOT NULL THEN sp.evidence
-            WHEN same_within_rounding(ch.new_value, ch.old_value)
+            WHEN same_within_rounding_at(ch.new_value, ch.old_value, ch.new_exponent, ch.old_exponent)
                 THEN plain_number(ch.old_value) || ' and ' || plain_number(ch.new_value) || ' agree to 10^'
-                     || greatest(value_exponent(ch.old_value), value_exponent(ch.new_value))
+                     || greatest(ch.old_exponent, ch.new_exponent)
                      || ', the precision of the less precise value'
             WHEN ch.new_form LIKE '%/A' THEN 'reported again in ' || ch.new_form
             WHEN ch.old_value = 0 OR ch.new_value = 0 OR abs(ch.new_value) = abs(ch.old_value)
