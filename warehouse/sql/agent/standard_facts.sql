@@ -26,6 +26,6 @@ FROM s
 LEFT JOIN v ON s.derivation = 'reported' AND v.taxonomy = s.taxonomy AND v.concept = s.matched_tag
     AND v.unit = s.unit AND v.period_start IS NOT DISTINCT FROM s.period_start AND v.period_end = s.period_end
 LEFT JOIN companies c ON c.cik = s.cik
-LEFT JOIN filings f ON f.cik = s.cik AND f.accession = s.accession
+LEFT JOIN filings f ON f.cik = $cik AND f.cik = s.cik AND f.accession = s.accession  -- $cik: filtered at the scan
 ORDER BY s.period_end DESC, s.duration_class, s.unit
 LIMIT $limit

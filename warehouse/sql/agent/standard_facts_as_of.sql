@@ -31,7 +31,7 @@ LEFT JOIN v ON s.derivation = 'reported' AND v.taxonomy = s.taxonomy AND v.conce
     AND v.unit = s.unit AND v.period_start IS NOT DISTINCT FROM s.period_start AND v.period_end = s.period_end
     AND v.accession = s.accession
 LEFT JOIN companies c ON c.cik = s.cik
-LEFT JOIN filings f ON f.cik = s.cik AND f.accession = s.accession
+LEFT JOIN filings f ON f.cik = $cik AND f.cik = s.cik AND f.accession = s.accession  -- $cik: filtered at the scan
 QUALIFY row_number() OVER (PARTITION BY s.unit, s.period_start, s.period_end, s.duration_class
                            ORDER BY v.revision DESC NULLS LAST) = 1
 ORDER BY s.period_end DESC, s.duration_class, s.unit
