@@ -186,3 +186,24 @@ def test_query_is_one_statement_read_only_sandboxed_row_and_time_limited(con, tm
     assert unlock.error.kind == "query_failed" and "locked" in unlock.error.message
     slow = schema_tools.query(con, "SELECT sum(hash(i)) FROM range(100000000000) t(i)", timeout_seconds=0.5)
     assert slow.error.kind == "query_failed" and "time limit" in slow.error.message
+
+
+def test_standard_facts_now_from_current_rows_equal_the_ranking_path(con):
+    """agent/standard_facts.sql (now: receipts from facts_current) gives the rows of
+    agent/standard_facts_as_of.sql asked for now (receipts ranked from every version), for every
+    standard concept of both companies: versions, restated, prior and first values included."""
+    from warehouse.agent.tools import _chain_concepts
+    from warehouse.sqlfiles import sql
+
+    names = [r[0] for r in con.execute("SELECT DISTINCT standard_concept FROM standard_concepts ORDER BY 1").fetchall()]
+    compared = restated = 0
+    for cik in (APPLE, NVIDIA):
+        for name in names:
+            params = {"cik": cik, "concept": name, "fy": None, "fp": None, "limit": 100_000,
+                      "chain_concepts": _chain_concepts(con, name)}
+            now = con.execute(sql("agent/standard_facts"), params).fetchall()
+            ranked = con.execute(sql("agent/standard_facts_as_of"), {**params, "as_of": None}).fetchall()
+            assert sorted(map(repr, now)) == sorted(map(repr, ranked)), (cik, name)
+            compared += len(now)
+            restated += sum(1 for r in now if r[20])  # restated
+    assert compared > 1000 and restated > 10, (compared, restated)
