@@ -211,8 +211,9 @@ def bulk(work: Path, scale: str, batch_size: int, command: str, echo: bool, back
     def batch_line(at: float, cpu_at: float, f: int, tree_rss: float) -> None:
         secs, cpu = at - prev[0], cpu_at - prev[1]
         size = wal.stat().st_size if wal.exists() else 0
-        # the WAL only shrinks when a checkpoint folds it into the file (automatic, past the threshold)
-        ckpt = size < prev[2]
+        # the WAL only shrinks when a checkpoint folds it into the file (automatic, past the threshold);
+        # every batch writes to it, so none left after a commit means that commit checkpointed too
+        ckpt = backend == "duckdb" and (size < prev[2] or size == 0)
         checkpoints[0] += ckpt
         prev[:] = [at, cpu_at, size]
         costs.append((secs / f, cpu / f) if f else (float("nan"), float("nan")))
