@@ -95,7 +95,7 @@ def _reassign_fiscal(con: duckdb.DuckDBPyConnection, cik: int, source_document_i
         return 0
     con.register("cf_refiscal", _with_fiscal(older, years))
     try:
-        return int(fetch_value(con, sql("companyfacts/reassign_fiscal")) or 0)
+        return int(fetch_value(con, sql("companyfacts/reassign_fiscal"), {"cik": cik}) or 0)
     finally:
         con.unregister("cf_refiscal")
 

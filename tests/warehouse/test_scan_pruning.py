@@ -25,3 +25,30 @@ def test_current_facts_of_a_batch_read_only_its_row_groups(loaded_con):
     assert mine <= scanned < total, (mine, scanned, total)
     rows = fetch_value(loaded_con, "SELECT count(*) FROM facts_current_of($ciks)", {"ciks": [last]})
     assert rows == fetch_value(loaded_con, "SELECT count(*) FROM facts_current WHERE cik = ?", [last]) > 0
+
+
+def test_refreshing_a_companys_fiscal_columns_reads_only_its_row_groups(loaded_warehouse, tmp_path):
+    """The fiscal reassignment of one company's older rows (UPDATE ... FROM cf_refiscal by rowid) read
+    every fact of the warehouse: 0.55-0.65 s CPU of a one-company load at 100x (15.7M facts)."""
+    import shutil
+
+    from warehouse.db import connect
+    from warehouse.sqlfiles import sql
+
+    path = tmp_path / "w.duckdb"
+    shutil.copyfile(loaded_warehouse, path)
+    con = connect(path)
+    try:
+        total = fetch_value(con, "SELECT count(*) FROM facts")
+        cik = fetch_value(con, "SELECT max(cik) FROM facts")
+        mine = fetch_value(con, "SELECT count(*) FROM facts WHERE cik = ?", [cik])
+        # what warehouse.load_companyfacts._reassign_fiscal registers: the company's rows, a calendar each
+        con.execute("CREATE TEMP TABLE cf_refiscal AS SELECT rowid AS rid, fiscal_year + 1 AS cal_year,"
+                    " CAST(period_end - INTERVAL 364 DAY AS DATE) AS cal_start, period_end AS cal_end, fiscal_basis AS cal_basis"
+                    " FROM facts WHERE cik = ?", [cik])
+        con.execute("BEGIN TRANSACTION")
+        scanned = table_scans(con, sql("companyfacts/reassign_fiscal"), {"cik": cik})["facts"][0]
+        con.execute("ROLLBACK")
+        assert mine <= scanned < total, (mine, scanned, total)
+    finally:
+        con.close()
