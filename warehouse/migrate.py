@@ -230,6 +230,8 @@ def upgrade(con: duckdb.DuckDBPyConnection, root: Path | None = None) -> list[Mi
 _FILL_AFTER = {
     8: "INSERT INTO facts_current_rows SELECT * FROM facts_current_of(NULL)"
        " ORDER BY cik, taxonomy, concept, unit, period_start, period_end",
+    14: "INSERT INTO fact_restatements_rows SELECT * FROM fact_restatements_of(NULL)"
+        " ORDER BY cik, taxonomy, concept, unit, period_start, period_end, new_filed, new_accession",
 }
 
 

@@ -1,9 +1,10 @@
--- reads: facts, accession_acceptance, source_documents, fact_known_from, fact_revision, fact_version_order, same_within_rounding, same_within_rounding_at, plain_number, value_exponent
+-- reads: facts, facts_current_rows, accession_acceptance, source_documents, fact_known_from, fact_revision, fact_version_order, same_within_rounding, same_within_rounding_at, plain_number, value_exponent
 -- fact_restatements_of(ciks): the restatements of the companies listed in ciks (NULL = every company:
 -- the view fact_restatements). Every read of facts is filtered by company where it happens (the
 -- BETWEEN lets the scan skip other companies' row groups). Only the keys that can give a row or its
--- evidence are ranked: those whose versions carry different values (a key re-filed unchanged has
--- no change) and the bottom lines (totals below); each is ranked as facts_ranked_as_of does
+-- evidence are ranked: those whose versions carry different values (facts_current_rows.restated,
+-- kept by every load before this is computed: a key re-filed unchanged has no change) and the
+-- bottom lines (totals below); each is ranked as facts_ranked_as_of does
 -- (fact_revision, fact_known_from, fact_version_order), in one window: a change is a version whose
 -- value differs from the one before it (its prior value is that version's), a confirmation one
 -- whose value does not.
@@ -32,12 +33,11 @@ WITH totals AS (  -- bottom lines whose re-report in a filing confirms the total
                           ('ifrs-full', 'CashFlowsFromUsedInOperatingActivities'))
            t(taxonomy, concept)
 ),
-keyed AS (  -- the companies' keys to rank: values that differ, and every bottom line
-    SELECT f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end
-    FROM facts f LEFT JOIN totals t ON t.taxonomy = f.taxonomy AND t.concept = f.concept
-    WHERE ciks IS NULL OR (f.cik BETWEEN list_min(ciks) AND list_max(ciks) AND list_contains(ciks, f.cik))
-    GROUP BY ALL
-    HAVING min(f.value) <> max(f.value) OR bool_or(t.concept IS NOT NULL)
+keyed AS (  -- the companies' keys to rank: values that differ (restated), and every bottom line
+    SELECT c.cik, c.taxonomy, c.concept, c.unit, c.period_start, c.period_end
+    FROM facts_current_rows c LEFT JOIN totals t ON t.taxonomy = c.taxonomy AND t.concept = c.concept
+    WHERE (ciks IS NULL OR (c.cik BETWEEN list_min(ciks) AND list_max(ciks) AND list_contains(ciks, c.cik)))
+      AND (c.restated OR t.concept IS NOT NULL)
 ),
 versions AS (  -- every version of those keys, as fact_versions has it
     SELECT x.*, fact_known_from(x.revision, a.acceptance_time, x.filed, d.fetched_at) AS known_from

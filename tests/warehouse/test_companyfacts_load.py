@@ -335,6 +335,28 @@ def test_vintage_load_order_does_not_matter(apple_vintages, view):
 CURRENT_COLS = "cik, taxonomy, concept, unit, period_start, period_end, accession, value"
 
 
+def _stored_restatements_are_computed_ones(con) -> None:
+    """fact_restatements_rows (kept by loads, read by fact_restatements) = fact_restatements_of(NULL)."""
+    assert fetch_value(con, "SELECT count(*) FROM fact_restatements_rows") > 0
+    for a, b in (("fact_restatements_rows", "fact_restatements_of(NULL)"),
+                 ("fact_restatements_of(NULL)", "fact_restatements_rows")):
+        assert fetch_value(con, f"SELECT count(*) FROM (SELECT * FROM {a} EXCEPT ALL SELECT * FROM {b})") == 0
+
+
+def test_stored_restatements_are_the_computed_ones(ro):
+    _stored_restatements_are_computed_ones(ro)
+
+
+@pytest.mark.parametrize("order", ["old_new", "new_old"])
+def test_stored_restatements_of_vintages_are_the_computed_ones(apple_vintages, order):
+    """Apple loaded in two payloads, both orders: the second load rewrites that company's rows."""
+    con = connect(apple_vintages[order][0], read_only=True)
+    try:
+        _stored_restatements_are_computed_ones(con)
+    finally:
+        con.close()
+
+
 @pytest.mark.parametrize("order", ["old_new", "new_old"])
 def test_facts_as_of_the_far_future_is_facts_current(apple_vintages, order):
     con = connect(apple_vintages[order][0], read_only=True)
