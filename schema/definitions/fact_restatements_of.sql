@@ -4,7 +4,8 @@
 -- BETWEEN lets the scan skip other companies' row groups). Only the keys that can give a row or its
 -- evidence are ranked: those whose versions carry different values (facts_current_rows.restated,
 -- kept by every load before this is computed: a key re-filed unchanged has no change) and the
--- bottom lines (totals below); each is ranked as facts_ranked_as_of does
+-- bottom lines (totals below) of a company, unit and period where some value changed (the only
+-- place their evidence is read); each is ranked as facts_ranked_as_of does
 -- (fact_revision, fact_known_from, fact_version_order), in one window: a change is a version whose
 -- value differs from the one before it (its prior value is that version's), a confirmation one
 -- whose value does not.
@@ -33,11 +34,23 @@ WITH totals AS (  -- bottom lines whose re-report in a filing confirms the total
                           ('ifrs-full', 'CashFlowsFromUsedInOperatingActivities'))
            t(taxonomy, concept)
 ),
-keyed AS (  -- the companies' keys to rank: values that differ (restated), and every bottom line
-    SELECT c.cik, c.taxonomy, c.concept, c.unit, c.period_start, c.period_end
+candidates AS (  -- the companies' keys that can matter: values that differ (restated), and bottom lines
+    SELECT c.cik, c.taxonomy, c.concept, c.unit, c.period_start, c.period_end, c.restated
     FROM facts_current_rows c LEFT JOIN totals t ON t.taxonomy = c.taxonomy AND t.concept = c.concept
     WHERE (ciks IS NULL OR (c.cik BETWEEN list_min(ciks) AND list_max(ciks) AND list_contains(ciks, c.cik)))
       AND (c.restated OR t.concept IS NOT NULL)
+),
+keyed AS (  -- the keys to rank: the restated ones, and the bottom lines re-filed unchanged only where
+            -- their evidence can be read (unchanged_totals is joined on a change's cik, unit and period:
+            -- a bottom line of a period, unit and company with no change gives no row and no evidence)
+    SELECT cik, taxonomy, concept, unit, period_start, period_end FROM candidates WHERE restated
+    UNION ALL
+    SELECT c.cik, c.taxonomy, c.concept, c.unit, c.period_start, c.period_end
+    FROM candidates c
+    SEMI JOIN (SELECT DISTINCT cik, unit, period_start, period_end FROM candidates WHERE restated) r
+      ON r.cik = c.cik AND r.unit = c.unit AND r.period_start IS NOT DISTINCT FROM c.period_start
+     AND r.period_end = c.period_end
+    WHERE NOT c.restated
 ),
 versions AS (  -- every version of those keys, as fact_versions has it
     SELECT x.*, fact_known_from(x.revision, a.acceptance_time, x.filed, d.fetched_at) AS known_from
@@ -66,9 +79,12 @@ ch AS (
            lag_value AS old_value, value AS new_value, value - lag_value AS change,
            lag_accession AS old_accession, accession AS new_accession,
            lag_filed AS old_filed, filed AS new_filed, form AS new_form,
-           value_exponent(lag_value) AS old_exponent, value_exponent(value) AS new_exponent  -- once per value
-    FROM ranked
-    WHERE run_start
+           near, CASE WHEN near THEN value_exponent(lag_value) END AS old_exponent,
+           CASE WHEN near THEN value_exponent(value) END AS new_exponent  -- once per value, only where used
+    FROM (SELECT *,  -- near: can differ only by rounding (same_within_rounding_at needs |a - b| <= 0.5 x 10^e
+                     -- <= |L| / 20 for the less precise value L; in DOUBLE with a wide margin: / 10)
+                 CAST(abs(value - lag_value) AS DOUBLE) * 10 <= CAST(greatest(abs(value), abs(lag_value)) AS DOUBLE) AS near
+          FROM ranked WHERE run_start)
 ),
 split_ratio AS (  -- per-share values divided, share counts multiplied by k (k < 1: reverse split)
     SELECT *, CASE WHEN f BETWEEN 1.4 AND 100 THEN round(f * 2) / 2
@@ -122,30 +138,31 @@ moved AS (  -- other values of the same filing, period and unit that changed too
     FROM ch ANTI JOIN totals t ON t.taxonomy = ch.taxonomy AND t.concept = ch.concept
     GROUP BY ALL
 )
-SELECT ch.* EXCLUDE (old_exponent, new_exponent),
+SELECT * EXCLUDE (near, old_exponent, new_exponent, split_evidence, totals, n),
+       CASE change_kind  -- said once per kind: the rule that chose the kind is not evaluated again
+            WHEN 'sec_correction' THEN 'SEC re-issued the value under the same accession'
+            WHEN 'split' THEN split_evidence
+            WHEN 'rounding'
+                THEN plain_number(old_value) || ' and ' || plain_number(new_value) || ' agree to 10^'
+                     || greatest(old_exponent, new_exponent)
+                     || ', the precision of the less precise value'
+            WHEN 'amendment' THEN 'reported again in ' || new_form
+            WHEN 'reclassification'
+                THEN (n - 1) || ' other values of the same period changed in ' || new_accession
+                     || ' while its total(s) stayed: ' || totals END AS evidence
+FROM (
+SELECT ch.*, sp.evidence AS split_evidence, ut.totals, mv.n,
        CASE WHEN ch.new_accession = ch.old_accession THEN 'sec_correction'
             WHEN sp.evidence IS NOT NULL THEN 'split'
-            WHEN same_within_rounding_at(ch.new_value, ch.old_value, ch.new_exponent, ch.old_exponent) THEN 'rounding'
+            WHEN ch.near AND same_within_rounding_at(ch.new_value, ch.old_value, ch.new_exponent, ch.old_exponent)
+                THEN 'rounding'
             WHEN ch.new_form LIKE '%/A' THEN 'amendment'
             WHEN ch.old_value = 0 OR ch.new_value = 0 THEN 'zeroed_or_filled'
             WHEN abs(ch.new_value) = abs(ch.old_value) THEN 'sign_change'
             WHEN abs(ch.new_value / ch.old_value) BETWEEN 999 AND 1001 OR abs(ch.old_value / ch.new_value) BETWEEN 999 AND 1001
                 THEN 'scale_change'
             WHEN ut.totals IS NOT NULL AND mv.n > 1 AND t.concept IS NULL THEN 'reclassification'
-            ELSE 'comparative_revision' END AS change_kind,
-       CASE WHEN ch.new_accession = ch.old_accession THEN 'SEC re-issued the value under the same accession'
-            WHEN sp.evidence IS NOT NULL THEN sp.evidence
-            WHEN same_within_rounding_at(ch.new_value, ch.old_value, ch.new_exponent, ch.old_exponent)
-                THEN plain_number(ch.old_value) || ' and ' || plain_number(ch.new_value) || ' agree to 10^'
-                     || greatest(ch.old_exponent, ch.new_exponent)
-                     || ', the precision of the less precise value'
-            WHEN ch.new_form LIKE '%/A' THEN 'reported again in ' || ch.new_form
-            WHEN ch.old_value = 0 OR ch.new_value = 0 OR abs(ch.new_value) = abs(ch.old_value)
-                 OR abs(ch.new_value / ch.old_value) BETWEEN 999 AND 1001 OR abs(ch.old_value / ch.new_value) BETWEEN 999 AND 1001
-                THEN NULL
-            WHEN ut.totals IS NOT NULL AND mv.n > 1 AND t.concept IS NULL
-                THEN (mv.n - 1) || ' other values of the same period changed in ' || ch.new_accession
-                     || ' while its total(s) stayed: ' || ut.totals END AS evidence
+            ELSE 'comparative_revision' END AS change_kind
 FROM ch
 LEFT JOIN splits sp ON sp.cik = ch.cik AND sp.taxonomy = ch.taxonomy AND sp.concept = ch.concept AND sp.unit = ch.unit
                    AND sp.period_start IS NOT DISTINCT FROM ch.period_start AND sp.period_end = ch.period_end
@@ -154,4 +171,5 @@ LEFT JOIN unchanged_totals ut ON ut.cik = ch.cik AND ut.accession = ch.new_acces
                              AND ut.period_start IS NOT DISTINCT FROM ch.period_start AND ut.period_end = ch.period_end
 LEFT JOIN moved mv ON mv.cik = ch.cik AND mv.new_accession = ch.new_accession AND mv.unit = ch.unit
                   AND mv.period_start IS NOT DISTINCT FROM ch.period_start AND mv.period_end = ch.period_end
-LEFT JOIN totals t ON t.taxonomy = ch.taxonomy AND t.concept = ch.concept;
+LEFT JOIN totals t ON t.taxonomy = ch.taxonomy AND t.concept = ch.concept
+) kinds;

@@ -62,6 +62,16 @@ def test_small_differences_of_the_filers_rounding_are_rounding(loaded_con):
                             " AND abs(change) >= 0.05 * abs(old_value)") == 0
 
 
+def test_every_change_within_rounding_is_rounding(loaded_con):
+    """The full rule (same_within_rounding, exponents of every value) against the kinds stored: every
+    change whose two values agree within rounding is called rounding unless an earlier rule holds
+    (fact_restatements_of computes exponents only for values near enough to round to each other)."""
+    assert fetch_value(loaded_con, "SELECT count(*) FROM fact_restatements WHERE change_kind = 'rounding'") > 100
+    assert fetch_value(loaded_con, "SELECT count(*) FROM fact_restatements"
+                       " WHERE (change_kind = 'rounding') <> same_within_rounding(new_value, old_value)"
+                       " AND change_kind NOT IN ('sec_correction', 'split')") == 0
+
+
 def test_reclassification_names_the_unchanged_totals(loaded_con):
     rows = fetch_all(loaded_con, "SELECT evidence FROM fact_restatements WHERE change_kind = 'reclassification'")
     assert len(rows) > 100
