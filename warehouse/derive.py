@@ -1,5 +1,10 @@
-"""Derive step of a batch: the derived metrics and checks of the companies it changed, inside its
-transaction (called by ``warehouse.load._derive``; the SQL is in ``warehouse/sql/derive/``).
+"""Derive step of a batch: the current standard facts, derived metrics and checks of the companies
+it changed, inside its transaction (called by ``warehouse.load._derive``; the SQL is in
+``warehouse/sql/derive/``).
+
+The current standard facts are kept as data (``standard_facts_rows``, what the view
+``standard_facts`` and every "now" reader reads): recomputed for every company whose current facts
+the batch recomputed, by the one definition of the rules (``company_standard_facts_as_of`` now).
 
 A company that got filings for accessions its facts already cite (their known_from moved from the
 filed-day fallback to the acceptance time), or whose stored facts got another fiscal year or filing
@@ -62,11 +67,23 @@ def forget_metrics(con: duckdb.DuckDBPyConnection, ciks: Iterable[int]) -> None:
         run_step(con, load_step(name), params)
 
 
+def store_standard_facts(con: duckdb.DuckDBPyConnection, ciks: Iterable[int]) -> None:
+    """Recompute the stored current standard facts (standard_facts_rows) of ``ciks`` from their
+    current facts: delete, then insert what company_standard_facts_as_of computes now."""
+    params = {"ciks": sorted(set(ciks))}
+    if params["ciks"]:
+        for name in ("derive/forget_standard_facts", "derive/store_standard_facts"):
+            run_step(con, load_step(name), params)
+
+
 def derive_batch(con: duckdb.DuckDBPyConnection, *, load_id: str, ciks: Iterable[int],
-                 document_ids: Iterable[int], restated: Iterable[int], check: bool) -> dict[str, int]:
+                 document_ids: Iterable[int], restated: Iterable[int], check: bool,
+                 current: Iterable[int] | None = None) -> dict[str, int]:
     """Metrics (and, when ``check``, the checks) of ``ciks`` for the batch ``load_id`` that loaded
-    ``document_ids``; ``restated``: companies whose stored facts changed fiscal year or filing date.
-    Returns the counts of new rows: derived_metrics, metric_lineage, check_results (failing checks)."""
+    ``document_ids``; ``restated``: companies whose stored facts changed fiscal year or filing date;
+    ``current``: companies whose current facts the batch recomputed (default ``ciks``), whose stored
+    standard facts are recomputed. Returns the counts of new rows: derived_metrics, metric_lineage,
+    check_results (failing checks)."""
     from warehouse.checks import run_checks
     from warehouse.metrics_refresh import refresh_metrics
 
@@ -75,6 +92,7 @@ def derive_batch(con: duckdb.DuckDBPyConnection, *, load_id: str, ciks: Iterable
     if not cik_list:
         return counts
     with threads(con, DERIVE_THREADS):
+        store_standard_facts(con, cik_list if current is None else current)
         moved = sorted(set(moved_companies(con, cik_list, document_ids)) | set(restated))
         if moved:
             forget_metrics(con, moved)

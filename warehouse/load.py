@@ -312,9 +312,9 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
         try:
             with transaction(con):
                 _load_items(con, pending, report, raw_dir)
-                refresh_current_facts(con, report)
+                current = refresh_current_facts(con, report)
                 if derive:
-                    _derive(con, report)
+                    _derive(con, report, current)
                 report.status = "partial" if report.rejected else "succeeded"
                 _write_run(con, report, command=command, flow_run_id=flow_run_id, started_at=started_at)
                 kill_point("before_commit")
@@ -348,15 +348,17 @@ def current_facts_scope(con: duckdb.DuckDBPyConnection, report: BatchReport) -> 
     return sorted(ciks)
 
 
-def refresh_current_facts(con: duckdb.DuckDBPyConnection, report: BatchReport) -> None:
-    """Recompute facts_current_rows for the companies this batch changed (inside its transaction)."""
+def refresh_current_facts(con: duckdb.DuckDBPyConnection, report: BatchReport) -> list[int]:
+    """Recompute facts_current_rows for the companies this batch changed (inside its transaction);
+    returns those companies."""
     from warehouse.sqlfiles import sql
 
     ciks = current_facts_scope(con, report)
     if not ciks:
-        return
+        return ciks
     for statement in (s for s in sql("companyfacts/current_facts").split(";\n") if s.strip()):
         con.execute(statement, {"ciks": ciks})
+    return ciks
 
 
 def _record_failed(con, failed: BatchReport, command: str, flow_run_id: str | None, started_at,
@@ -366,16 +368,17 @@ def _record_failed(con, failed: BatchReport, command: str, flow_run_id: str | No
                    error=f"{type(exc).__name__}: {exc}")
 
 
-def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport) -> None:
-    """Derived metrics and checks of the companies whose facts or filings this batch changed,
-    inside the batch's transaction (warehouse.derive.derive_batch: the checks only when the batch
-    stored facts, which is all they read)."""
+def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport, current: list[int]) -> None:
+    """Derived metrics and checks of the companies whose facts or filings this batch changed, and
+    the stored standard facts of those whose current facts it recomputed (``current``), inside the
+    batch's transaction (warehouse.derive.derive_batch: the checks only when the batch stored
+    facts, which is all they read)."""
     if not report.ciks:
         return
     from warehouse.derive import derive_batch
 
     counts = derive_batch(con, load_id=report.load_id, ciks=report.ciks, document_ids=report.document_ids,
-                          restated=report.restated, check=bool(report.row_counts.get("facts")))
+                          restated=report.restated, check=bool(report.row_counts.get("facts")), current=current)
     report.row_counts.update({k: counts[k] for k in ("derived_metrics", "metric_lineage")})
     if counts["check_results"]:
         report.row_counts["check_results"] += counts["check_results"]

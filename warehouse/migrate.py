@@ -232,6 +232,8 @@ _FILL_AFTER = {
        " ORDER BY cik, taxonomy, concept, unit, period_start, period_end",
     14: "INSERT INTO fact_restatements_rows SELECT * FROM fact_restatements_of(NULL)"
         " ORDER BY cik, taxonomy, concept, unit, period_start, period_end, new_filed, new_accession",
+    16: "INSERT INTO standard_facts_rows SELECT * FROM company_standard_facts_as_of(NULL, TIMESTAMP '9999-12-31')"
+        " ORDER BY cik, standard_concept, unit, period_end, period_start",
 }
 
 

@@ -104,3 +104,98 @@ def test_as_of_restricted_to_the_chain_reads_only_its_tags(con):
                         {"chain": chain})
     assert scans["facts"][1] == fetch_value(
         con, "SELECT count(*) FROM facts WHERE cik = ? AND list_contains(?, concept)", [cik, chain])
+
+
+# ---- the current standard facts kept as data (standard_facts_rows, migration 0016) ----------------
+
+VINTAGES = Path(__file__).parents[1] / "fixtures" / "vintages" / "companyfacts"
+APPLE, NVIDIA = 320193, 1045810
+CF = FIX / "api" / "xbrl" / "companyfacts"
+
+
+def _stored_equals_computed(con) -> int:
+    """Rows stored and not computed plus rows computed and not stored, every company; the stored
+    rows count (> 0)."""
+    stored = fetch_value(con, "SELECT count(*) FROM standard_facts_rows")
+    assert stored > 0
+    assert _differences(con, "SELECT * FROM standard_facts_rows",
+                        f"SELECT * FROM company_standard_facts_as_of(NULL, {NOW})") == 0
+    return stored
+
+
+def _company_rows(con, cik: int) -> list[tuple]:
+    return fetch_all(con, "SELECT * EXCLUDE (inputs) FROM standard_facts_rows WHERE cik = ?"
+                          " ORDER BY ALL", [cik])
+
+
+def test_stored_rows_equal_the_computed_ones_after_every_load(tmp_path):
+    """Older vintages first, then the current companyfacts (new versions: values restated, facts of
+    another fiscal year or filing date), then the submissions (the facts' known_from moves from the
+    filed-day fallback to the acceptance time): after each load the stored rows are what the rules
+    compute now, and the companies whose facts changed got new rows."""
+    path = tmp_path / "w.duckdb"
+    steps = [
+        [VINTAGES / "CIK0000320193__filed-max-2024-11-01.json.gz",
+         VINTAGES / "CIK0001045810__filed-max-2024-11-20.json.gz"],
+        [CF / "CIK0000320193.json.gz"],                        # Apple restated / re-filed
+        [CF / "CIK0001045810.json.gz", APPLE_SUBMISSIONS],     # NVIDIA's new facts; Apple's facts move
+        [FIX / "submissions" / "CIK0001045810.json.gz"],       # NVIDIA's facts move
+    ]
+    changed = [(), (APPLE,), (NVIDIA, APPLE), (NVIDIA,)]
+    con = connect(path)
+    try:
+        before = {cik: [] for cik in (APPLE, NVIDIA)}
+        for files, moved in zip(steps, changed, strict=True):
+            items = [Parsed(doc, parse_document(doc)[1]) for doc in map(read_local_document, files)]
+            report = load_batch(con, items, raw_dir=path.parent / "raw")
+            assert report.status == "succeeded", report.summary()
+            _stored_equals_computed(con)
+            for cik in moved:
+                after = _company_rows(con, cik)
+                assert after != before[cik], f"step {files}: company {cik}'s standard facts did not change"
+            before = {cik: _company_rows(con, cik) for cik in before}
+        keys = fetch_all(con, "SELECT cik, standard_concept FROM standard_facts_rows ORDER BY rowid")
+        assert keys == sorted(keys)  # stored by company and concept: a company's rows are read by key
+    finally:
+        con.close()
+
+
+def test_a_warehouse_of_an_older_schema_gets_the_rows(tmp_path):
+    """Migration 0016 on a warehouse that holds facts: the table is filled with what the rules
+    compute now (warehouse.migrate.fill_new_tables)."""
+    path = tmp_path / "w.duckdb"
+    con = connect(path)
+    try:
+        items = [Parsed(doc, parse_document(doc)[1]) for doc in map(read_local_document, COMPANYFACTS_FILES[:2])]
+        assert load_batch(con, items, raw_dir=path.parent / "raw").status == "succeeded"
+        expected = _stored_equals_computed(con)
+        # back to the schema before 0016 (the view that reads the table goes with it)
+        con.execute("DROP VIEW standard_facts")
+        con.execute("DROP TABLE standard_facts_rows")
+        con.execute("DELETE FROM schema_migrations WHERE version = 16")
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+    con = connect(path)
+    try:
+        assert fetch_value(con, "SELECT count(*) FROM schema_migrations WHERE version = 16") == 1
+        assert _stored_equals_computed(con) == expected
+        assert _differences(con, "SELECT * FROM standard_facts",
+                            f"SELECT * FROM standard_facts_as_of({RANKED_NOW})") == 0
+    finally:
+        con.close()
+
+
+def test_now_readers_read_the_stored_rows(con):
+    """The "now" queries read standard_facts_rows by company, never the facts or the current facts."""
+    cik = _ciks(con)[0]
+    chain = fetch_value(con, sql("agent/chain_concepts"), {"concept": "revenue"})
+    for name, params in (
+            ("api/standard_facts", {"cik": cik, "concept": "revenue", "chain_concepts": chain, "as_of": None,
+                                    "fiscal_year": None, "fiscal_period": None}),
+            ("agent/computed_values", {"cik": cik, "concept": "revenue", "fy": 2020, "fp": "Q4"}),
+            ("standard/compare_concept", {"name": "revenue", "ciks": [cik], "fy": 2020, "fp": "FY"})):
+        scans = table_scans(con, sql(name), params)
+        assert "standard_facts_rows" in scans and "facts" not in scans and "facts_current_rows" not in scans, name
+        assert scans["standard_facts_rows"][1] <= fetch_value(
+            con, "SELECT count(*) FROM standard_facts_rows WHERE cik = ?", [cik]), name

@@ -2,9 +2,11 @@
 -- unit a company has for that period (the caller picks the reporting currency), with unit_rows =
 -- how many of the company's values of the concept are in that unit. FY = the annual value or the
 -- instant at the fiscal year end; Qn = the discrete quarter (tagged or derived) or the instant.
-WITH sf AS (SELECT * FROM company_standard_facts_as_of_only($ciks, TIMESTAMP '9999-12-31 00:00:00',  -- = standard_facts
-                                                           [$name], NULL::VARCHAR[])
-            WHERE standard_concept = $name AND list_contains($ciks, cik)),
+-- Reads standard_facts (the current standard facts loads keep, sorted by company: the range of
+-- $ciks is tested first so the scan skips other companies' row groups).
+WITH sf AS (SELECT * FROM standard_facts
+            WHERE cik BETWEEN list_min($ciks) AND list_max($ciks) AND list_contains($ciks, cik)
+              AND standard_concept = $name),
 usage AS (SELECT cik, unit, count(*) AS unit_rows FROM sf GROUP BY cik, unit)
 SELECT sf.cik, fiscal_year, fiscal_period, duration_class, period_start, period_end, value, sf.unit,
        split_part(sf.unit, '/', 1) AS currency, taxonomy, matched_tag, scope, tags_tried, accession, derivation,
