@@ -647,7 +647,38 @@ def _progress(*, eta: bool = False) -> Progress:
 def main() -> None:
     """Console entry point: one-line errors, exit codes scripts can rely on."""
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
-    app()
+    try:
+        app()
+    except SystemExit as exc:
+        _exit_without_teardown(exc.code)
+        raise
+    _exit_without_teardown(0)
+
+
+def _exit_without_teardown(code: object) -> None:
+    """End a CLI process (the console script, ``python -m flows.cli``) without the interpreter's teardown.
+
+    Tearing down the modules a load imports (DuckDB, pyarrow, numpy) costs 0.12-0.16 s CPU, ~6 % of a
+    one-company load, after its work is done and published. When no other thread is running (else the
+    normal exit, which waits for them), the ``atexit`` functions run as at a normal exit, the output is
+    flushed and the process ends with ``code`` (what ``SystemExit`` would give). Not when ``main`` is
+    called from other code (``python -c``, a test), whose process goes on."""
+    import threading
+
+    script = getattr(sys.modules.get("__main__"), "__file__", None) or ""
+    if not (script == __file__ or Path(script).name == "edgar-warehouse") or threading.active_count() > 1:
+        return
+    if code is not None and not isinstance(code, int):  # SystemExit("message"): printed by the normal exit
+        return
+    import atexit
+
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed or broken pipe: let the normal exit report it
+        return
+    os._exit(code or 0)
 
 
 if __name__ == "__main__":
