@@ -1,4 +1,4 @@
--- reads: facts_current, company_facts_as_of_only, standard_concept_chains, subtractable_unit, ytd_steps_one_quarter, chain_pick_key, plain_number
+-- reads: facts_current, company_facts_as_of_only, standard_concept_chains, subtractable_unit, ytd_steps_one_quarter, chain_pick_key, value_exponent, plain_number
 -- Point-in-time standard facts of some companies, the same rules as the metrics refresh (warehouse/sql/refresh/):
 -- * per period (cik, standard_concept, unit, period_start, period_end) over facts_as_of(ts), the
 --   candidates are every chain tag with a value, ranked by chain_pick_key: general-scope totals
@@ -46,11 +46,13 @@ cand AS (
                ELSE f.duration_class IN ('quarter', 'six_months', 'nine_months', 'annual') END
 ),
 ranked AS (
-    SELECT *, row_number() OVER (PARTITION BY slot ORDER BY chain_pick_key(scope, additive, value_kind, value, chain_rank, top))
-                  AS pick_rank
-    FROM (SELECT *, max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END)
-                        OVER (PARTITION BY slot) AS top
-          FROM cand)
+    SELECT * EXCLUDE (value_e, top_e),
+           row_number() OVER (PARTITION BY slot ORDER BY chain_pick_key(scope, additive, value_kind, value, chain_rank, top,
+                                                                        value_e, top_e)) AS pick_rank
+    FROM (SELECT *, value_exponent(value) AS value_e, value_exponent(top) AS top_e
+          FROM (SELECT *, max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END)
+                              OVER (PARTITION BY slot) AS top
+                FROM cand))
 ),
 tried AS (
     SELECT slot, list(taxonomy || ':' || concept || '=' || plain_number(value) ORDER BY pick_rank) AS candidates

@@ -5,7 +5,7 @@
 -- A slot with one candidate (most slots) skips all of it: that candidate from its known_from on.
 -- (standard_facts lists the candidates with their values; the refresh needs only the pick.)
 -- grain: (slot, valid_from).
--- reads: std_cand, chain_pick_key, same_within_rounding
+-- reads: std_cand, chain_pick_key, value_exponent
 -- creates: std_rep
 CREATE OR REPLACE TEMP TABLE std_rep AS
 WITH n AS (SELECT slot, count(*) = 1 AS alone FROM std_cand GROUP BY slot),
@@ -20,15 +20,17 @@ latest AS (  -- the latest value of each chain tag of the slot at moment t
     SELECT ev.t, c.* EXCLUDE (valid_to)
     FROM ev JOIN multi c ON c.slot = ev.slot AND c.known_from <= ev.t AND ev.t < coalesce(c.valid_to, TIMESTAMP 'infinity')
 ),
-tops AS (
-    SELECT *, max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END)
-                  OVER (PARTITION BY slot, t) AS top
-    FROM latest
+tops AS (  -- the exponents once per row (chain_pick_key)
+    SELECT *, value_exponent(value) AS value_e, value_exponent(top) AS top_e
+    FROM (SELECT *, max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END)
+                        OVER (PARTITION BY slot, t) AS top
+          FROM latest)
 ),
 picked AS (
-    SELECT * EXCLUDE (top) FROM tops
+    SELECT * EXCLUDE (top, value_e, top_e) FROM tops
     QUALIFY row_number() OVER (PARTITION BY slot, t
-                               ORDER BY chain_pick_key(scope, additive, value_kind, value, chain_rank, top)) = 1
+                               ORDER BY chain_pick_key(scope, additive, value_kind, value, chain_rank, top,
+                                                       value_e, top_e)) = 1
 ),
 changes AS (
     SELECT * FROM picked
