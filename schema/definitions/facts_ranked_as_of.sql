@@ -22,5 +22,6 @@ SELECT * EXCLUDE (lag_value, lag_accession, lag_filed, run_start),
        CAST(version_number - last_value(CASE WHEN run_start THEN version_number END IGNORE NULLS) OVER r
             AS INTEGER) AS confirmations
 FROM runs
-WINDOW r AS (PARTITION BY cik, taxonomy, concept, unit, period_start, period_end
-             ORDER BY fact_version_order(known_from, filed, accession, revision) ROWS UNBOUNDED PRECEDING);
+WINDOW r AS (PARTITION BY cik, taxonomy, concept  -- the key's versions so far (see facts_ordered_as_of)
+             ORDER BY unit, period_start, period_end, fact_version_order(known_from, filed, accession, revision)
+             ROWS BETWEEN version_number - 1 PRECEDING AND CURRENT ROW);

@@ -17,5 +17,8 @@ WHERE v.cik = $cik
   AND list_contains($tags, v.taxonomy || ':' || v.concept)
   AND ($fy IS NULL OR v.fiscal_year = $fy)
   AND ($fp IS NULL OR v.fiscal_period = $fp)
-WINDOW k AS (PARTITION BY v.taxonomy, v.concept, v.unit, v.period_start, v.period_end)
+-- k: the fact key's versions (its peers in unit and period within the concept: one partition per
+-- concept, see facts_ordered_as_of for why)
+WINDOW k AS (PARTITION BY v.taxonomy, v.concept ORDER BY v.unit, v.period_start, v.period_end
+             RANGE BETWEEN CURRENT ROW AND CURRENT ROW)
 ORDER BY v.period_end DESC, v.period_start DESC NULLS FIRST, v.taxonomy, v.concept, v.unit, v.version_number
