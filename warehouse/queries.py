@@ -1,5 +1,6 @@
 """Read-side SQL for the CLI, notebooks and agents: ONE statement per call, under a time limit and a
-row limit, answered as a ``Result`` (column names and rows as tuples; ``warehouse.api`` gives Polars)."""
+row limit, answered as a ``Result`` (column names and rows as tuples, converted column by column where
+DuckDB's own per-value conversion is slow: ``warehouse.pyrows``; ``warehouse.api`` gives Polars)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 import duckdb
 
 from warehouse.errors import WarehouseError
+from warehouse.pyrows import fetch_rows
 from warehouse.sqlfiles import sql
 
 DEFAULT_TIMEOUT = float(os.environ.get("EDGAR_WAREHOUSE_SQL_TIMEOUT") or 30.0)   # seconds per statement
@@ -85,8 +87,8 @@ def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | 
             cur = con.execute(query, params or [])
             columns = [d[0] for d in cur.description] if cur.description else []
             if max_rows is None:
-                return Result(columns, cur.fetchall())
-            rows = cur.fetchmany(max_rows + 1)
+                return Result(columns, fetch_rows(cur))
+            rows = fetch_rows(cur, max_rows + 1)
         except duckdb.Error as exc:
             if fired.is_set() or isinstance(exc, duckdb.InterruptException):
                 raise QueryTimeout(f"stopped after the {timeout:g} s statement time limit "

@@ -14,8 +14,10 @@ Times, over ``--runs`` random (company, concept, period) picks taken from the wa
 then (``--all``) every shipped query an agent tool or the notebook API runs (warehouse/sql/agent/,
 warehouse/sql/api/, warehouse/sql/standard/compare_*), with the same picks, fetched as their callers
 fetch (agent tools: Python rows; the notebook API: Arrow, which Polars wraps without copying).
-``company_current_facts`` is timed three ways: ``fetchall`` (every row as Python tuples), ``arrow``, and
-the page the agent's ``query`` tool fetches (``fetchmany(QUERY_MAX_ROWS + 1)``: its row limit). Each query
+``company_current_facts`` is timed four ways: as Python rows through ``warehouse.queries.run_query`` (what
+the CLI's ``sql``, the agent's ``query`` tool and Python callers get: converted column by column,
+``warehouse.pyrows``), as DuckDB's own ``fetchall`` (per-value conversion, for reference), ``arrow``, and
+the page the agent's ``query`` tool fetches (``run_query(max_rows=QUERY_MAX_ROWS)``: its row limit). Each query
 prints wall p50/p95 (the goal) and CPU p50/p95 (this process, DuckDB's threads included: on a
 shared box the wall figure counts other processes' time, the CPU figure does not).
 
@@ -36,9 +38,11 @@ import time
 from pathlib import Path
 
 import duckdb
+import pyarrow  # noqa: F401  (loaded, as in the MCP server and notebooks: warehouse.pyrows' path)
 
 sys.path.insert(0, str(Path(__file__).parents[2]))
 from warehouse.agent.schema_tools import QUERY_MAX_ROWS  # noqa: E402
+from warehouse.queries import run_query  # noqa: E402
 from warehouse.sqlfiles import sql  # noqa: E402
 
 QUERIES = {
@@ -170,11 +174,14 @@ def time_query(con: duckdb.DuckDBPyConnection, query: str, params, fetch: str, p
     """Milliseconds per run, wall and CPU (this process, every DuckDB thread included: the figure
     that holds on a shared box), each sorted; fetched as rows (Python tuples) or one Arrow table."""
     def run(p: dict) -> None:
-        cur = con.execute(query, params(p))
         if fetch == "page":  # what the agent's query tool fetches (warehouse/agent/schema_tools.py)
-            cur.fetchmany(QUERY_MAX_ROWS + 1)
-        else:
-            cur.fetchall() if fetch == "rows" else cur.to_arrow_table()
+            run_query(con, query, params(p), max_rows=QUERY_MAX_ROWS)
+            return
+        if fetch == "run_query":  # Python rows as the CLI's sql and Python callers get them
+            run_query(con, query, params(p))
+            return
+        cur = con.execute(query, params(p))
+        cur.fetchall() if fetch == "rows" else cur.to_arrow_table()
 
     run(plist[0])  # warm
     times, cpu = [], []
@@ -226,11 +233,12 @@ def main(argv: list[str] | None = None) -> int:
         facts, filings = con.execute("SELECT (SELECT count(*) FROM facts), (SELECT count(*) FROM filings)").fetchone()
         print(f"{db}: {facts:,} facts, {filings:,} filings; {args.runs} runs per query")
         plist = picks(con, args.runs, args.seed)
-        timed = [(name, query, params, "rows") for name, (query, params) in QUERIES.items()]
-        timed.insert(2, ("company_current_facts arrow", QUERIES["company_current_facts"][0],
-                         QUERIES["company_current_facts"][1], "arrow"))
-        timed.insert(3, (f"company_current_facts {QUERY_MAX_ROWS + 1} rows", QUERIES["company_current_facts"][0],
-                         QUERIES["company_current_facts"][1], "page"))
+        timed = [(name, query, params, "run_query" if name == "company_current_facts" else "rows")
+                 for name, (query, params) in QUERIES.items()]
+        current = QUERIES["company_current_facts"]
+        timed.insert(2, ("company_current_facts duckdb fetchall", *current, "rows"))
+        timed.insert(3, ("company_current_facts arrow", *current, "arrow"))
+        timed.insert(4, (f"company_current_facts {QUERY_MAX_ROWS} rows", *current, "page"))
         if args.all:
             timed += [(name, sql(file), params, fetch) for name, (file, params, fetch) in SHIPPED.items()]
         for name, query, params, fetch in (t for t in timed if args.only in t[0]):
