@@ -67,6 +67,8 @@ class LoadContext:
 
 
 Loader = Callable[[duckdb.DuckDBPyConnection, LoadContext, Any], dict[str, int]]
+# Stores several records of different companies at once, as a Loader would one by one; one count each.
+ManyLoader = Callable[[duckdb.DuckDBPyConnection, Sequence[tuple[LoadContext, Any]]], list[dict[str, int]]]
 
 RUNNING = "running"
 STATUS_RANK = ["succeeded", "partial", "failed"]
@@ -307,11 +309,12 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
     started_at = utcnow()
     pending = sorted(items, key=_order)
     conflicts = 0
-    for _attempt in range(len(pending) + 1 + CONFLICT_RETRIES):
+    together = True  # records of several companies stored by one call (RecordLoader.many)
+    for _attempt in range(len(pending) + 2 + CONFLICT_RETRIES):
         report = BatchReport(load_id=load_id)
         try:
             with transaction(con):
-                _load_items(con, pending, report, raw_dir)
+                _load_items(con, pending, report, raw_dir, together)
                 current = refresh_current_facts(con, report)
                 if derive:
                     _derive(con, report, current)
@@ -321,6 +324,8 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
             return report
         except _LoaderRejected as bad:
             pending = [Rejected(it.doc, bad.error, _record_kind(it)) if it is bad.item else it for it in pending]
+        except _TogetherFailed:
+            together = False  # a value of one of the documents stored together: find which, one by one
         except BaseException as exc:
             if is_conflict(exc) and conflicts < CONFLICT_RETRIES:
                 # DuckLake: another writer committed first; the batch was rolled back: do it again
@@ -389,11 +394,16 @@ class _LoaderRejected(Exception):
         self.item, self.error = item, error
 
 
-def _load_items(con, items: Sequence[Item], report: BatchReport, raw_dir: Path) -> None:
+class _TogetherFailed(Exception):
+    """Records stored together failed on a value: the batch is retried storing them one by one,
+    which names the document."""
+
+
+def _load_items(con, items: Sequence[Item], report: BatchReport, raw_dir: Path, together: bool = True) -> None:
     # Raw payloads are compressed and written in a background thread while DuckDB loads; every
     # write has finished and been fsynced (file and directory) before the batch commits.
     with RawWriter(raw_dir) as raw:
-        _load_each(con, items, report, raw)
+        _load_each(con, items, report, raw, together)
 
 
 # Row counts of a loader that change what derived metrics read for the record's company.
@@ -402,12 +412,15 @@ _DERIVE_INPUTS = ("facts", "filings", "filings_links_updated", "facts_fiscal_rea
 _RESTATED = ("facts_fiscal_reassigned", "facts_earliest_payload")
 
 
-def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter) -> None:
+def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, together: bool = True) -> None:
     from warehouse.loaders import LOADERS
 
     seen: set[tuple[str, str]] = set()
     ids = _DocumentIds(con)
     loaded_before = _already_loaded(con, items)
+    # Consecutive records that one RecordLoader.many stores together (each company once: a company's
+    # next record waits for the call that stores its previous one).
+    waiting: list[tuple[Parsed, LoadContext, Any]] = []
     for item in items:
         kind = _record_kind(item)
         doc = item.doc
@@ -425,8 +438,11 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter) 
             report.unchanged += 1
             continue
         seen.add(key)
+        spec = LOADERS.get(type(record).__name__)
+        many = spec.many if together and spec is not None else None
+        if waiting and (many is not _many_of(waiting) or any(c == cik for _, _, c in waiting)):
+            _store_together(con, waiting, report)
         try:
-            spec = LOADERS.get(type(record).__name__)
             if spec is None:
                 raise RejectedDocument(doc.uri, f"no loader for {type(record).__name__} records")
             if cik is not None and _storable_cik(cik) is None:
@@ -434,19 +450,62 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter) 
             raw_path = raw.store(doc.body, doc.sha256)
             doc_id = _record_document(con, doc, ids=ids, kind=kind, load_id=report.load_id, status="loaded",
                                       reason=None, raw_path=raw_path, cik=cik, accession=accession)
-            counts = spec.loader(con, LoadContext(report.load_id, doc_id, doc), record)
+            ctx = LoadContext(report.load_id, doc_id, doc)
+            if many is not None:
+                waiting.append((item, ctx, cik))
+                continue
+            counts = spec.loader(con, ctx, record)
         except RejectedDocument as exc:
             raise _LoaderRejected(item, RejectedDocument(doc.uri, exc.reason)) from exc
         except INFRASTRUCTURE_ERRORS:
             raise
         except Exception as exc:  # noqa: BLE001 - a bad value in this document: reject it, keep the rest
-            reason = f"the loader failed on this document ({type(exc).__name__}: {exc})"[:2000]
-            raise _LoaderRejected(item, RejectedDocument(doc.uri, reason)) from exc
-        report.loaded += 1
-        report.document_ids.add(doc_id)
-        report.row_counts.update(counts)
-        kill_point("document_loaded")
-        if isinstance(cik, int) and any(counts.get(k) for k in _DERIVE_INPUTS):
-            report.ciks.add(cik)
-        if isinstance(cik, int) and any(counts.get(k) for k in _RESTATED):
-            report.restated.add(cik)
+            raise _LoaderRejected(item, _value_error(doc, exc)) from exc
+        _count(report, doc_id, cik, counts)
+    if waiting:
+        _store_together(con, waiting, report)
+
+
+def _many_of(waiting: Sequence[tuple[Parsed, LoadContext, Any]]):
+    from warehouse.loaders import LOADERS
+
+    return LOADERS[type(waiting[0][0].record).__name__].many
+
+
+def _value_error(doc: Document, exc: BaseException) -> RejectedDocument:
+    return RejectedDocument(doc.uri, f"the loader failed on this document ({type(exc).__name__}: {exc})"[:2000])
+
+
+def _store_together(con, waiting: list[tuple[Parsed, LoadContext, Any]], report: BatchReport) -> None:
+    """Store the waiting records with one RecordLoader.many call, then count each as its own load.
+    A document named by a RejectedDocument is rejected; any other error of a value fails the
+    attempt with _TogetherFailed (one waiting record alone: that document is rejected)."""
+    many = _many_of(waiting)
+    try:
+        counts = many(con, [(ctx, item.record) for item, ctx, _ in waiting])
+    except RejectedDocument as exc:
+        named = next((item for item, _, _ in waiting if item.doc.uri == exc.document), None)
+        if named is None and len(waiting) > 1:
+            raise _TogetherFailed() from exc
+        named = named or waiting[0][0]
+        raise _LoaderRejected(named, RejectedDocument(named.doc.uri, exc.reason)) from exc
+    except INFRASTRUCTURE_ERRORS:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a bad value in one of these documents
+        if len(waiting) > 1:
+            raise _TogetherFailed() from exc
+        raise _LoaderRejected(waiting[0][0], _value_error(waiting[0][0].doc, exc)) from exc
+    for (_, ctx, cik), doc_counts in zip(waiting, counts, strict=True):
+        _count(report, ctx.source_document_id, cik, doc_counts)
+    waiting.clear()
+
+
+def _count(report: BatchReport, doc_id: int, cik: Any, counts: dict[str, int]) -> None:
+    report.loaded += 1
+    report.document_ids.add(doc_id)
+    report.row_counts.update(counts)
+    kill_point("document_loaded")
+    if isinstance(cik, int) and any(counts.get(k) for k in _DERIVE_INPUTS):
+        report.ciks.add(cik)
+    if isinstance(cik, int) and any(counts.get(k) for k in _RESTATED):
+        report.restated.add(cik)

@@ -1,8 +1,13 @@
-"""Store one parsed companyfacts payload: new fact versions, concepts, the company's fiscal calendar."""
+"""Store parsed companyfacts payloads: new fact versions, concepts, the companies' fiscal calendars.
+
+Several payloads of DIFFERENT companies load together (``load_companyfacts_many``: one statement per
+step for all of them, as a bootstrap batch needs); a payload alone is the same path with one entry."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from itertools import groupby
 
 import duckdb
 import pyarrow as pa
@@ -18,35 +23,63 @@ from warehouse.sqlfiles import sql
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def rebuild_calendar(con: duckdb.DuckDBPyConnection, cik: int, load_id: str, *,
-                     with_stage: bool = True) -> list[FiscalYear]:
-    """Recompute the company's fiscal_calendar from its facts (and the staged payload, cf_stage)."""
-    rows = fetch_all(con, sql("companyfacts/calendar_inputs"), {"cik": cik, "with_stage": with_stage})
-    candidates = [(d, n) for what, d, n, _ in rows if what == "candidate"]
-    own = [(d, fy) for what, d, _, fy in rows if what == "own"]
-    spans = sorted(d for what, d, _, _ in rows if what == "span" and d is not None)
-    years = build_calendar(candidates, own, (spans[0], spans[-1]) if spans else None)
-    con.execute("DELETE FROM fiscal_calendar WHERE cik = ?", [cik])
+def rebuild_calendars(con: duckdb.DuckDBPyConnection, ciks: Sequence[int], load_id: str, *,
+                      with_stage: bool = True) -> dict[int, list[FiscalYear]]:
+    """Recompute the fiscal_calendar of each company of ``ciks`` from its facts (and the staged
+    payloads, cf_stage); returns each company's years."""
+    rows = fetch_all(con, sql("companyfacts/calendar_inputs"), {"ciks": sorted(ciks), "with_stage": with_stage})
+    by_cik = {cik: list(group) for cik, group in groupby(rows, key=lambda r: r[0])}
+    calendars: dict[int, list[FiscalYear]] = {}
+    for cik in ciks:
+        inputs = by_cik.get(cik, [])
+        candidates = [(d, n) for _, what, d, n, _ in inputs if what == "candidate"]
+        own = [(d, fy) for _, what, d, _, fy in inputs if what == "own"]
+        spans = sorted(d for _, what, d, _, _ in inputs if what == "span" and d is not None)
+        calendars[cik] = build_calendar(candidates, own, (spans[0], spans[-1]) if spans else None)
+    con.execute("DELETE FROM fiscal_calendar WHERE cik BETWEEN list_min($ciks) AND list_max($ciks)"
+                " AND list_contains($ciks, cik)", {"ciks": sorted(ciks)})
+    years = [(cik, y) for cik in ciks for y in calendars[cik]]
     if years:
         tbl = pa.table({
-            "cik": pa.array([cik] * len(years), pa.int32()),
-            "fiscal_year": [y.fiscal_year for y in years],
-            "fy_start": [y.fy_start for y in years],
-            "fy_end": [y.fy_end for y in years],
-            "weeks_53": [y.weeks_53 for y in years],
-            "basis": [y.basis for y in years],
+            "cik": pa.array([cik for cik, _ in years], pa.int32()),
+            "fiscal_year": [y.fiscal_year for _, y in years],
+            "fy_start": [y.fy_start for _, y in years],
+            "fy_end": [y.fy_end for _, y in years],
+            "weeks_53": [y.weeks_53 for _, y in years],
+            "basis": [y.basis for _, y in years],
         })
         con.register("cal_arrow", tbl)
-        con.execute("INSERT INTO fiscal_calendar SELECT cik, fiscal_year, fy_start, fy_end, weeks_53, basis, ?"
-                    " FROM cal_arrow", [load_id])
-        con.unregister("cal_arrow")
-    return years
+        try:
+            con.execute("INSERT INTO fiscal_calendar SELECT cik, fiscal_year, fy_start, fy_end, weeks_53, basis, ?"
+                        " FROM cal_arrow", [load_id])
+        finally:
+            con.unregister("cal_arrow")
+    return calendars
 
 
 def _with_fiscal(facts: pa.Table, years: list[FiscalYear]) -> pa.Table:
     for name, column in fiscal_year_columns(facts.column("period_end"), years).items():
         facts = facts.append_column(name, column)
     return facts
+
+
+def _constant(value, n: int, type_: pa.DataType) -> pa.Array:
+    return pa.repeat(pa.scalar(value, type_), n)
+
+
+def _staged(entries: Sequence[tuple[LoadContext, CompanyFacts, str]],
+            calendars: dict[int, list[FiscalYear]]) -> pa.Table:
+    """The payloads as one Arrow table: each row with its payload's cik, vintage, source document and
+    the fiscal year of its period end in its company's calendar (none yet: empty calendars)."""
+    parts = []
+    for ctx, record, vintage in entries:
+        n = record.facts.num_rows
+        part = _with_fiscal(record.facts, calendars.get(record.cik, []))
+        part = (part.append_column("cik", _constant(record.cik, n, pa.int64()))
+                .append_column("payload_vintage", _constant(vintage, n, pa.string()))
+                .append_column("source_document_id", _constant(ctx.source_document_id, n, pa.int64())))
+        parts.append(part)
+    return pa.concat_tables(parts)
 
 
 # A fact version's key and accession: a payload lists each at most once, save rare repeats.
@@ -68,14 +101,29 @@ def _record_repeated_keys(con: duckdb.DuckDBPyConnection, cik: int, facts: pa.Ta
 
 def load_companyfacts(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: CompanyFacts) -> dict[str, int]:
     """Append the versions of ``record`` not yet stored; never replace a stored version."""
-    con.register("cf_arrow", _with_fiscal(record.facts, []))
-    try:
+    return load_companyfacts_many(con, [(ctx, record)])[0]
+
+
+def load_companyfacts_many(con: duckdb.DuckDBPyConnection,
+                           entries: Sequence[tuple[LoadContext, CompanyFacts]]) -> list[dict[str, int]]:
+    """Load several payloads of different companies (each cik at most once; the caller keeps a
+    company's payloads in order in separate calls) as ``load_companyfacts`` would one after the
+    other: the same rows, the same counts per payload. Raises RejectedDocument naming the payload
+    whose filed dates are not dates before anything is written."""
+    ciks = [record.cik for _, record in entries]
+    if len(set(ciks)) != len(ciks):
+        raise ValueError("load_companyfacts_many: one payload per company (load a company's payloads in turn)")
+    staged = []
+    for ctx, record in entries:
         vintage = pc.max(record.facts.column("filed")).as_py()
         if not _ISO_DATE.fullmatch(vintage or ""):
             raise RejectedDocument(ctx.doc.uri, f"filed date {vintage!r} is not a date")
-        con.execute(sql("companyfacts/stage").replace("$cik", str(int(record.cik)))
-                    .replace("$payload_vintage", vintage))
-        counts = _load_staged(con, ctx, record)
+        staged.append((ctx, record, vintage))
+    load_id = entries[0][0].load_id
+    con.register("cf_arrow", _staged(staged, {}))
+    try:
+        con.execute(sql("companyfacts/stage"))
+        counts = _load_staged(con, load_id, staged)
         con.execute("DROP VIEW cf_stage")
         return counts
     finally:
@@ -100,35 +148,69 @@ def _reassign_fiscal(con: duckdb.DuckDBPyConnection, cik: int, source_document_i
         con.unregister("cf_refiscal")
 
 
-def _load_staged(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: CompanyFacts) -> dict[str, int]:
-    cik = record.cik
-    had_rows = bool(fetch_value(con, "SELECT count(*) FROM facts WHERE cik = ?", [cik]))
-    years = rebuild_calendar(con, cik, ctx.load_id)
-    con.register("cf_arrow", _with_fiscal(record.facts, years))  # the stage view now sees the years
-    inserted = fetch_value(con, sql("companyfacts/insert_facts"),
-                           {"cik": cik, "source_document_id": ctx.source_document_id, "load_id": ctx.load_id})
-    repeated = _record_repeated_keys(con, cik, record.facts)
-    reassigned = relabelled = 0
+def _load_staged(con: duckdb.DuckDBPyConnection, load_id: str,
+                 staged: Sequence[tuple[LoadContext, CompanyFacts, str]]) -> list[dict[str, int]]:
+    ciks = [record.cik for _, record, _ in staged]
+    had_rows = {c for (c,) in fetch_all(
+        con, "SELECT DISTINCT cik FROM facts WHERE cik BETWEEN list_min($ciks) AND list_max($ciks)"
+             " AND list_contains($ciks, cik)", {"ciks": sorted(ciks)})}
+    calendars = rebuild_calendars(con, ciks, load_id)
+    con.register("cf_arrow", _staged(staged, calendars))  # the stage view now sees the years
+    fetch_value(con, sql("companyfacts/insert_facts"), {"ciks": sorted(ciks), "load_id": load_id})
+    # rows stored per payload: all of a new company's; a stored company's counted by its document
+    inserted = {ctx.source_document_id: record.facts.num_rows for ctx, record, _ in staged if record.cik not in had_rows}
     if had_rows:
-        # Rows this payload carried earlier than the payload that stored them take its metadata;
-        # the calendar is then computed again from the stored facts alone (a function of the set of
-        # versions, whatever the order of arrival) and applied to every row of the company.
-        prov = {"cik": cik, "source_document_id": ctx.source_document_id, "load_id": ctx.load_id}
-        relabelled = int(fetch_value(con, sql("companyfacts/earliest_payload"), prov) or 0)
-        years = rebuild_calendar(con, cik, ctx.load_id, with_stage=False)
-        reassigned = _reassign_fiscal(con, cik, -1, years)
-    con.register("concepts_arrow", record.concepts)
+        inserted.update(fetch_all(
+            con, "SELECT source_document_id, count(*) FROM facts WHERE cik BETWEEN list_min($ciks)"
+                 " AND list_max($ciks) AND list_contains($ciks, cik) AND list_contains($docs, source_document_id)"
+                 " GROUP BY ALL", {"ciks": sorted(had_rows),
+                                   "docs": [ctx.source_document_id for ctx, r, _ in staged if r.cik in had_rows]}))
+    counts = []
+    for ctx, record, _ in staged:
+        cik, doc_id = record.cik, ctx.source_document_id
+        years = calendars[cik]
+        reassigned = relabelled = 0
+        if cik in had_rows:
+            # Rows this payload carried earlier than the payload that stored them take its metadata;
+            # the calendar is then computed again from the stored facts alone (a function of the set of
+            # versions, whatever the order of arrival) and applied to every row of the company.
+            relabelled = int(fetch_value(con, sql("companyfacts/earliest_payload"), {"cik": cik, "load_id": load_id})
+                             or 0)
+            years = rebuild_calendars(con, [cik], load_id, with_stage=False)[cik]
+            reassigned = _reassign_fiscal(con, cik, -1, years)
+        counts.append({"facts": int(inserted.get(doc_id, 0)), "fiscal_calendar": len(years),
+                       "facts_fiscal_reassigned": reassigned, "facts_earliest_payload": relabelled,
+                       "fact_repeated_keys": _record_repeated_keys(con, cik, record.facts), "concepts": 0})
+    for i, n in _new_concepts(con, staged):
+        counts[i]["concepts"] = n
+    companies = pa.table({"cik": pa.array(ciks, pa.int32()),
+                          "name": pa.array([r.entity_name for _, r, _ in staged], pa.string()),
+                          "source_document_id": pa.array([c.source_document_id for c, _, _ in staged], pa.int64())})
+    con.register("companies_arrow", companies)
     try:
-        new_concepts = fetch_value(
-            con, "INSERT INTO concepts SELECT DISTINCT ON (taxonomy, concept) * FROM concepts_arrow c"
-                 " WHERE NOT EXISTS (SELECT 1 FROM concepts k WHERE k.taxonomy = c.taxonomy"
-                 " AND k.concept = c.concept)")
+        con.execute("INSERT INTO companies (cik, name, source_document_id, load_id)"
+                    " SELECT cik, name, source_document_id, $load FROM companies_arrow c"
+                    " WHERE NOT EXISTS (SELECT 1 FROM companies k WHERE k.cik = c.cik)", {"load": load_id})
+    finally:
+        con.unregister("companies_arrow")
+    return counts
+
+
+def _new_concepts(con: duckdb.DuckDBPyConnection,
+                  staged: Sequence[tuple[LoadContext, CompanyFacts, str]]) -> list[tuple[int, int]]:
+    """Insert the concepts not yet known, each as the first payload (in load order) described it;
+    returns (payload index, concepts it added)."""
+    tables = [record.concepts.append_column("pos", _constant(i, record.concepts.num_rows, pa.int32()))
+              for i, (_, record, _) in enumerate(staged)]
+    con.register("concepts_arrow", pa.concat_tables(tables))
+    try:
+        con.execute("CREATE OR REPLACE TEMP TABLE concepts_new AS"
+                    " SELECT DISTINCT ON (taxonomy, concept) * FROM concepts_arrow c"
+                    " WHERE NOT EXISTS (SELECT 1 FROM concepts k WHERE k.taxonomy = c.taxonomy"
+                    " AND k.concept = c.concept) ORDER BY taxonomy, concept, pos")
+        con.execute("INSERT INTO concepts SELECT * EXCLUDE (pos) FROM concepts_new")
+        added = fetch_all(con, "SELECT pos, count(*) FROM concepts_new GROUP BY pos")
+        con.execute("DROP TABLE concepts_new")
+        return added
     finally:
         con.unregister("concepts_arrow")
-    con.execute(
-        "INSERT INTO companies (cik, name, source_document_id, load_id) SELECT $cik, $name, $doc, $load"
-        " WHERE NOT EXISTS (SELECT 1 FROM companies WHERE cik = $cik)",
-        {"cik": cik, "name": record.entity_name, "doc": ctx.source_document_id, "load": ctx.load_id})
-    return {"facts": int(inserted or 0), "fiscal_calendar": len(years), "facts_fiscal_reassigned": reassigned,
-            "facts_earliest_payload": relabelled, "fact_repeated_keys": repeated,
-            "concepts": int(new_concepts or 0)}

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warehouse.load import Loader
-from warehouse.load_companyfacts import load_companyfacts
+from warehouse.load import Loader, ManyLoader
+from warehouse.load_companyfacts import load_companyfacts, load_companyfacts_many
 from warehouse.load_ownership import load_ownership
 from warehouse.load_submissions import load_company_tickers, load_submissions, load_submissions_page
 
@@ -19,17 +19,19 @@ from warehouse.load_submissions import load_company_tickers, load_submissions, l
 class RecordLoader:
     """``loader`` stores one record of ``record_type``; within a batch records load by ``order``
     (the registry first, then a company's main submissions file before its pages, because a page
-    needs its main file; everything else after, in the order given)."""
+    needs its main file; everything else after, in the order given). ``many``, when given, stores
+    consecutive records of different companies in one call, as ``loader`` would one by one."""
 
     record_type: str
     loader: Loader
     order: int
+    many: ManyLoader | None = None
 
 
 LOADERS: dict[str, RecordLoader] = {r.record_type: r for r in (
     RecordLoader("CompanyTickers", load_company_tickers, 0),
     RecordLoader("Submissions", load_submissions, 1),
     RecordLoader("SubmissionsPage", load_submissions_page, 2),
-    RecordLoader("CompanyFacts", load_companyfacts, 3),
+    RecordLoader("CompanyFacts", load_companyfacts, 3, load_companyfacts_many),
     RecordLoader("OwnershipFiling", load_ownership, 3),
 )}

@@ -473,7 +473,7 @@ def test_loader_rejection_retries_the_batch_without_that_document(warehouse, raw
             raise RejectedDocument("?", "loader found it bad")
         return real.loader(con, ctx, record)
 
-    monkeypatch.setitem(loaders.LOADERS, "CompanyFacts", dataclasses.replace(real, loader=picky))
+    monkeypatch.setitem(loaders.LOADERS, "CompanyFacts", dataclasses.replace(real, loader=picky, many=None))
     report = load_files(warehouse, [MRVL, TSM], raw_dir)
     assert report.status == "partial" and report.loaded == 1
     assert report.rejected == [(str(MRVL), "loader found it bad")]
@@ -520,7 +520,7 @@ def test_failed_load_leaves_the_warehouse_exactly_as_before(warehouse, raw_dir, 
             raise OSError("boom: no space left on device")  # the machine's fault, not the document's
         return counts
 
-    monkeypatch.setitem(loaders.LOADERS, "CompanyFacts", dataclasses.replace(real, loader=crash_after_insert))
+    monkeypatch.setitem(loaders.LOADERS, "CompanyFacts", dataclasses.replace(real, loader=crash_after_insert, many=None))
     bad = Rejected(_doc("bad.json", b"{"), RejectedDocument("bad.json", "truncated"))
     items = [parse_document(read_local_document(MRVL, kind="companyfacts")), bad,
              parse_document(read_local_document(TSM, kind="companyfacts"))]
@@ -545,10 +545,10 @@ def test_failed_load_leaves_the_warehouse_exactly_as_before(warehouse, raw_dir, 
 def test_sql_error_in_loader_rejects_that_document_with_its_real_cause(warehouse, raw_dir, monkeypatch):
     import warehouse.load_companyfacts as lcf
 
-    def broken_calendar(con, cik, load_id, **_):
+    def broken_calendar(con, ciks, load_id, **_):
         con.execute("SELECT CAST('not a number' AS INTEGER)")
 
-    monkeypatch.setattr(lcf, "rebuild_calendar", broken_calendar)
+    monkeypatch.setattr(lcf, "rebuild_calendars", broken_calendar)
     report = load_batch(warehouse, [parse_document(_subset(APPLE, "dei"))], raw_dir=raw_dir, load_id="run-x")
     assert report.status == "partial" and report.loaded == 0
     [(uri, reason)] = report.rejected
@@ -629,3 +629,28 @@ def test_a_key_listed_twice_under_one_accession_is_current_as_facts_ranked_says(
                                 " SELECT * FROM facts_current_of(NULL))") == 0
     finally:
         con.close()
+
+
+def test_payloads_stored_together_give_what_one_by_one_gives(tmp_path, monkeypatch):
+    """A batch's companyfacts are stored by one call per run of different companies
+    (RecordLoader.many); a company's second payload waits for the call storing its first. Every
+    table, and every payload's counts, equal those of storing the payloads one by one."""
+    from warehouse.integrity import table_checksums
+
+    # Apple twice: an older vintage, then today's; read once (one fetched_at each, as SEC served them)
+    docs = [read_local_document(p, kind="companyfacts") for p in (APPLE_OLD, TSM, APPLE, MRVL)]
+
+    def run(name: str) -> tuple[dict, dict]:
+        con = connect(tmp_path / f"{name}.duckdb")
+        try:
+            report = load_batch(con, [parse_document(d) for d in docs], raw_dir=raw_dir_for(tmp_path / f"{name}.duckdb"))
+            assert report.status == "succeeded" and report.loaded == len(docs)
+            return table_checksums(con), dict(report.row_counts)
+        finally:
+            con.close()
+
+    together = run("together")
+    monkeypatch.setitem(loaders.LOADERS, "CompanyFacts", dataclasses.replace(loaders.LOADERS["CompanyFacts"], many=None))
+    one_by_one = run("one_by_one")
+    assert [t for t in together[0] if together[0][t] != one_by_one[0][t]] == []
+    assert together[1] == one_by_one[1]

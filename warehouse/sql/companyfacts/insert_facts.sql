@@ -1,7 +1,8 @@
--- Append the staged versions that are not in facts yet (same key, accession AND value), each with
--- its own fiscal year/period from the company's fiscal calendar (cal_* columns, assigned by
--- warehouse.fiscal.fiscal_year_columns). A different value under
--- an accession already stored is an SEC-side correction: a new row, ordered by payload_vintage.
+-- Append the staged versions that are not in facts yet (same company, key, accession AND value),
+-- each with its own fiscal year/period from its company's fiscal calendar (cal_* columns, assigned
+-- by warehouse.fiscal.fiscal_year_columns) and its payload's source document. A different value
+-- under an accession already stored is an SEC-side correction: a new row, ordered by payload_vintage.
+-- $ciks: the staged companies (the range test first: other companies' row groups are skipped).
 INSERT INTO facts (cik, taxonomy, concept, unit, period_start, period_end, value, accession, form, filed,
                    frame, filing_fy, filing_fp, payload_vintage, fiscal_year, fiscal_period, duration_days,
                    duration_class, fiscal_basis, source_document_id, load_id)
@@ -13,13 +14,14 @@ SELECT s.cik, s.taxonomy, s.concept, s.unit, s.period_start, s.period_end, s.val
        s.duration_days,
        duration_class_of(s.period_start, s.duration_days) AS duration_class,
        s.cal_basis AS fiscal_basis,
-       $source_document_id AS source_document_id,
+       s.source_document_id,
        $load_id AS load_id
 FROM (
     SELECT st.*
     FROM cf_stage st
-    ANTI JOIN (SELECT * FROM facts WHERE cik = $cik) f
-      ON f.taxonomy = st.taxonomy AND f.concept = st.concept AND f.unit = st.unit
+    ANTI JOIN (SELECT * FROM facts
+               WHERE cik BETWEEN list_min($ciks) AND list_max($ciks) AND list_contains($ciks, cik)) f
+      ON f.cik = st.cik AND f.taxonomy = st.taxonomy AND f.concept = st.concept AND f.unit = st.unit
      AND f.period_start IS NOT DISTINCT FROM st.period_start AND f.period_end = st.period_end
      AND f.accession = st.accession AND f.value = st.value
 ) s;
