@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, fields
+from typing import TYPE_CHECKING
 
 import duckdb
 import pyarrow as pa
 
 from pipelines.errors import RejectedDocument
-from pipelines.ownership import (
-    OWNERSHIP_FORMS,
-    OwnershipFiling,
-)
 from warehouse.db import fetch_all, fetch_value
 from warehouse.load import LoadContext
+
+if TYPE_CHECKING:  # the parser (XML, defusedxml) is imported where a filing is stored, not by every load
+    from pipelines.ownership import OwnershipFiling
 
 DEC = pa.decimal128(38, 10)
 _PROV = [("source_document_id", pa.int64()), ("load_id", pa.string())]
@@ -109,6 +109,8 @@ def _table(rows: list[dict], schema: pa.Schema, *, document: str, accession: str
 
 def build_tables(ctx: LoadContext, record: OwnershipFiling) -> dict[str, pa.Table]:
     """Every insider_* table of one filing as Arrow tables (validates; inserts nothing)."""
+    from pipelines.ownership import OWNERSHIP_FORMS
+
     doc, acc = ctx.doc.uri, record.accession
     if record.document_type not in OWNERSHIP_FORMS:
         raise RejectedDocument(doc, f"accession {acc}: documentType {record.document_type!r} is not 3/4/5")
@@ -264,6 +266,8 @@ def pending_ownership_filings(con: duckdb.DuckDBPyConnection, ciks: Sequence[int
     Reads the submissions engineer's ``filings`` table (migration 0002) when it exists; returns []
     before that. ``ciks`` restricts to those companies (issuers or reporting owners).
     """
+    from pipelines.ownership import OWNERSHIP_FORMS
+
     if not _has_table(con, "filings"):
         return []
     sql = """

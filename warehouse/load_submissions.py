@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import duckdb
 import pyarrow as pa
 
 from pipelines.errors import RejectedDocument
-from pipelines.submissions import Submissions, SubmissionsPage
-from pipelines.tickers import CompanyTickers
 from warehouse.db import fetch_value
 from warehouse.load import LoadContext
 from warehouse.sqlfiles import sql
 from warehouse.upsert import upsert_row
+
+if TYPE_CHECKING:  # record types of annotations only: their parsers are not imported by every load
+    from pipelines.submissions import Submissions, SubmissionsPage
+    from pipelines.tickers import CompanyTickers
 
 
 def _insert_filings(con: duckdb.DuckDBPyConnection, ctx: LoadContext, cik: int, table: pa.Table,
