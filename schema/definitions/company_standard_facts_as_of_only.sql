@@ -49,7 +49,8 @@ ranked AS (
     SELECT * EXCLUDE (value_e, top_e),
            row_number() OVER (PARTITION BY slot ORDER BY chain_pick_key(scope, additive, value_kind, value, chain_rank, top,
                                                                         value_e, top_e)) AS pick_rank
-    FROM (SELECT *, value_exponent(value) AS value_e, value_exponent(top) AS top_e
+    FROM (SELECT *, CASE WHEN value <> top THEN value_exponent(value) END AS value_e,
+                 CASE WHEN value <> top THEN value_exponent(top) END AS top_e
           FROM (SELECT *, max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END)
                               OVER (PARTITION BY slot) AS top
                 FROM cand))

@@ -20,8 +20,9 @@ latest AS (  -- the latest value of each chain tag of the slot at moment t
     SELECT ev.t, c.* EXCLUDE (valid_to)
     FROM ev JOIN multi c ON c.slot = ev.slot AND c.known_from <= ev.t AND ev.t < coalesce(c.valid_to, TIMESTAMP 'infinity')
 ),
-tops AS (  -- the exponents once per row (chain_pick_key)
-    SELECT *, value_exponent(value) AS value_e, value_exponent(top) AS top_e
+tops AS (  -- the exponents once per row, where chain_pick_key compares with rounding (value <> top)
+    SELECT *, CASE WHEN value <> top THEN value_exponent(value) END AS value_e,
+              CASE WHEN value <> top THEN value_exponent(top) END AS top_e
     FROM (SELECT *, max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END)
                         OVER (PARTITION BY slot, t) AS top
           FROM latest)
