@@ -174,7 +174,11 @@ def _record_kind(item: Item) -> str:
 
 def _order(item: Item) -> int:
     """Load order within a batch: the order of the item's record type (warehouse.loaders), found
-    through its kind (pipelines.parse.KINDS) when it has no record; unknown kinds last."""
+    through its kind (pipelines.parse.KINDS) when it has no record; unknown kinds last. A Known
+    item stores nothing, so its place is immaterial: a batch of unchanged documents never imports
+    the loaders (numpy, pyarrow)."""
+    if isinstance(item, Known):
+        return 0
     from pipelines.parse import KINDS
     from warehouse.loaders import LOADERS
 
@@ -413,8 +417,6 @@ _RESTATED = ("facts_fiscal_reassigned", "facts_earliest_payload")
 
 
 def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, together: bool = True) -> None:
-    from warehouse.loaders import LOADERS
-
     seen: set[tuple[str, str]] = set()
     ids = _DocumentIds(con)
     loaded_before = _already_loaded(con, items)
@@ -438,6 +440,8 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, 
             report.unchanged += 1
             continue
         seen.add(key)
+        from warehouse.loaders import LOADERS  # here: unchanged documents need no loader
+
         spec = LOADERS.get(type(record).__name__)
         many = spec.many if together and spec is not None else None
         if waiting and (many is not _many_of(waiting) or any(c == cik for _, _, c in waiting)):
