@@ -89,3 +89,30 @@ def test_a_rule_calling_a_shared_macro_with_a_computed_argument_is_refused():
 def test_step_headers_parse(tmp_path):
     step = load_step("refresh/20_reported_timeline")
     assert step.reads[0] == "std_cand" and step.creates == ("std_rep",) and step.appends == ()
+
+
+def test_the_recorded_objects_are_existing_ones_and_hold_every_defined_macro(con):
+    """run_steps checks a plan against recorded_objects (no listing of DuckDB's built-in functions),
+    then, only if that refuses it, against every existing object."""
+    from warehouse.definitions import discover_definitions
+    from warehouse.migrate import schema_dir
+    from warehouse.sql_steps import recorded_objects
+
+    recorded = recorded_objects(con)
+    assert recorded <= existing_objects(con)
+    macros = {d.name for d in discover_definitions(schema_dir() / "definitions") if d.kind.endswith("macro")}
+    assert macros and macros <= recorded
+
+
+def test_a_step_may_read_a_macro_no_definition_made(con):
+    from warehouse.sql_steps import _CHECKED, Step, recorded_objects, run_steps
+
+    con.execute("CREATE TEMP MACRO plus_one(x) AS x + 1")
+    assert "plus_one" not in recorded_objects(con)
+    step = Step(name="test/plus_one", text="-- reads: plus_one\nSELECT plus_one(41)", reads=("plus_one",),
+                creates=(), appends=(), params=())
+    assert run_steps(con, [step], {}) == {"test/plus_one": 42}
+    _CHECKED.discard(("test/plus_one",))
+    with pytest.raises(StepError, match="reads 'no_such_macro'"):
+        run_steps(con, [Step(name="test/missing", text="SELECT 1", reads=("no_such_macro",), creates=(),
+                             appends=(), params=())], {})
