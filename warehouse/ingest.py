@@ -99,10 +99,15 @@ def configure_writer(con: duckdb.DuckDBPyConnection) -> None:
     """Settings of the loading connection: rows need not keep their insertion order (every read
     orders what it needs, so DuckDB may stream inserts and sorts); memory bounded by
     ``EDGAR_WAREHOUSE_MEMORY_LIMIT`` (a DuckDB size such as ``4GB``, or ``60%`` of RAM; default
-    ``512MB``), beyond which DuckDB spills to its temp directory; ``EDGAR_WAREHOUSE_WRITER_THREADS``
+    ``512MB``), beyond which DuckDB spills to its temp directory; strings not FSST-compressed (only
+    dictionary: analysing both cost time, dictionary won); ``EDGAR_WAREHOUSE_WRITER_THREADS``
     DuckDB threads (default 1); automatic checkpoints every ``EDGAR_WAREHOUSE_CHECKPOINT_THRESHOLD``
     of WAL (default ``1GB``)."""
     con.execute("SET preserve_insertion_order = false")
+    # Strings are stored dictionary-compressed (pragma_storage_info: every string column of facts and
+    # facts_current_rows but a few segments); analysing FSST beside it for every segment written cost
+    # 10-16 % of storing a batch's rows and won nothing.
+    con.execute("SET disabled_compression_methods = 'fsst'")
     # DuckDB 1.5 re-serialises every ART index (the PRIMARY KEYs of derived_metrics, metric_lineage,
     # filings...) whole at each automatic checkpoint (duckdb/duckdb#24848): at the default 16 MB of
     # WAL that is every batch, a cost growing with the warehouse. Commits go to the WAL and

@@ -33,6 +33,7 @@ def test_defaults(tmp_path, monkeypatch):
         assert _setting(con, "memory_limit") == "488.2 MiB" != duckdb_default  # 512MB
         assert _setting(con, "threads") == 1
         assert _setting(con, "checkpoint_threshold") == "953.6 MiB"  # 1GB
+        assert _setting(con, "disabled_compression_methods").lower() == "fsst"
     finally:
         con.close()
 
