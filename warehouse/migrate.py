@@ -7,7 +7,9 @@ The schema folder (``schema_dir()``) holds:
   that changes afterwards stops the warehouse, unless ``superseded.toml`` lists the sha256 it was
   applied with (a documented squash, e.g. 0001-0004 lost their views and comments to definitions).
 - ``definitions/*.sql``: views, macros and reference rows (see warehouse/definitions.py), and
-- ``columns.toml``: the column dictionary (see warehouse/dictionary.py).
+- ``columns.toml``: the column dictionary (see warehouse/dictionary.py);
+- ``stored/<table>.sql``: the fill of a table whose rows definitions compute, run again in the
+  definitions' transaction whenever a definition it reads changed (see warehouse/stored_rows.py).
 
 Definitions and every COMMENT ON are re-applied together, in one transaction, whenever a migration
 was applied or a definition's or the dictionary's sha256 differs from the one recorded in
@@ -50,6 +52,8 @@ import duckdb
 from warehouse.db import fetch_all
 from warehouse.definitions import Definition, discover_definitions
 from warehouse.errors import SchemaError
+from warehouse.stored_rows import KIND as STORED
+from warehouse.stored_rows import discover_stored
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 DICTIONARY = "columns.toml"
@@ -180,6 +184,8 @@ def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, 
     dictionary_path = root / DICTIONARY
     wanted = {d.name: (d.kind, d.sha256) for d in defs}
     wanted[DICTIONARY] = ("dictionary", hashlib.sha256(dictionary_path.read_bytes()).hexdigest())
+    stored = discover_stored(root / "stored", defs)
+    wanted.update({s.name: (STORED, s.basis) for s in stored})
     recorded = _recorded(con)
     if recorded == wanted and not force:
         return False  # up to date: the check costs file hashes and one small read, no TOML parse
@@ -197,6 +203,9 @@ def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, 
             _execute(con, d.sql, d.path.name)
         for stmt in dictionary.comment_statements(live_schema(con), view_columns_and_macros=not lake):
             _execute(con, stmt, DICTIONARY)
+        for s in stored:  # rows computed with other definitions than these (or never): computed again
+            if recorded.get(s.name) != wanted[s.name]:
+                _execute(con, s.sql, f"stored/{s.path.name}")
         con.execute("DELETE FROM schema_definitions")
         con.executemany("INSERT INTO schema_definitions (name, kind, sha256, applied_at)"
                         " VALUES (?, ?, ?, CAST(current_timestamp AS TIMESTAMP))",
@@ -232,9 +241,7 @@ _FILL_AFTER = {
        " ORDER BY cik, taxonomy, concept, unit, period_start, period_end",
     14: "INSERT INTO fact_restatements_rows SELECT * FROM fact_restatements_of(NULL)"
         " ORDER BY cik, taxonomy, concept, unit, period_start, period_end, new_filed, new_accession",
-    16: "INSERT INTO standard_facts_rows SELECT * FROM company_standard_facts_as_of(NULL, TIMESTAMP '9999-12-31')"
-        " ORDER BY cik, standard_concept, unit, period_end, period_start",
-}
+}  # standard_facts_rows (0016) is filled by apply_definitions: schema/stored/standard_facts_rows.sql
 
 
 def fill_new_tables(con: duckdb.DuckDBPyConnection, done: list[Migration]) -> None:

@@ -7,6 +7,7 @@ comes from true acceptance times where the filings are loaded)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from pipelines.documents import read_local_document
 from pipelines.parse import parse_document
 from warehouse.db import connect, fetch_all, fetch_value
 from warehouse.load import Parsed, load_batch
+from warehouse.migrate import schema_dir
 from warehouse.sqlfiles import sql
 
 FIX = Path(__file__).parents[1] / "fixtures" / "sec" / "data.sec.gov"
@@ -162,7 +164,8 @@ def test_stored_rows_equal_the_computed_ones_after_every_load(tmp_path):
 
 def test_a_warehouse_of_an_older_schema_gets_the_rows(tmp_path):
     """Migration 0016 on a warehouse that holds facts: the table is filled with what the rules
-    compute now (warehouse.migrate.fill_new_tables)."""
+    compute now (schema/stored/standard_facts_rows.sql, run by warehouse.migrate.apply_definitions
+    for a table with no recorded basis)."""
     path = tmp_path / "w.duckdb"
     con = connect(path)
     try:
@@ -173,6 +176,7 @@ def test_a_warehouse_of_an_older_schema_gets_the_rows(tmp_path):
         con.execute("DROP VIEW standard_facts")
         con.execute("DROP TABLE standard_facts_rows")
         con.execute("DELETE FROM schema_migrations WHERE version = 16")
+        con.execute("DELETE FROM schema_definitions WHERE name = 'standard_facts_rows'")  # no basis yet
         con.execute("CHECKPOINT")
     finally:
         con.close()
@@ -184,6 +188,41 @@ def test_a_warehouse_of_an_older_schema_gets_the_rows(tmp_path):
                             f"SELECT * FROM standard_facts_as_of({RANKED_NOW})") == 0
     finally:
         con.close()
+
+
+def test_changed_rules_or_chains_recompute_the_stored_rows(tmp_path, monkeypatch):
+    """A changed chain (standard_concepts.csv) or rule definition (ytd_steps_one_quarter), applied
+    when a writer opens the warehouse, recomputes standard_facts_rows in the same transaction: the
+    stored rows equal what the new definitions compute, for every company."""
+    schema = tmp_path / "schema"
+    shutil.copytree(schema_dir(), schema)
+    monkeypatch.setenv("EDGAR_WAREHOUSE_SCHEMA_DIR", str(schema))
+    path = tmp_path / "w.duckdb"
+    con = connect(path)
+    try:
+        items = [Parsed(doc, parse_document(doc)[1]) for doc in map(read_local_document, COMPANYFACTS_FILES)]
+        assert load_batch(con, items, raw_dir=path.parent / "raw").status == "succeeded"
+        _stored_equals_computed(con)
+        before = fetch_all(con, "SELECT * EXCLUDE (inputs) FROM standard_facts_rows ORDER BY ALL")
+    finally:
+        con.close()
+    chains = schema / "definitions" / "standard_concepts.csv"
+    lines = chains.read_text().splitlines(keepends=True)
+    chains.write_text("".join(x for x in lines if ",RevenueFromContractWithCustomerExcludingAssessedTax," not in x))
+    rule = schema / "definitions" / "ytd_steps_one_quarter.sql"
+    for edit in (None, (rule, "BETWEEN 80 AND 100", "BETWEEN 80 AND 90")):
+        if edit:
+            edit[0].write_text(edit[0].read_text().replace(edit[1], edit[2]))
+        con = connect(path)
+        try:
+            _stored_equals_computed(con)
+            after = fetch_all(con, "SELECT * EXCLUDE (inputs) FROM standard_facts_rows ORDER BY ALL")
+            assert after != before, f"{edit}: the change changed no standard fact (the test proves nothing)"
+            before = after
+            keys = fetch_all(con, "SELECT cik, standard_concept FROM standard_facts_rows ORDER BY rowid")
+            assert keys == sorted(keys)
+        finally:
+            con.close()
 
 
 def test_now_readers_read_the_stored_rows(con):
