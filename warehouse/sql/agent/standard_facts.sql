@@ -1,9 +1,9 @@
 -- Agent tools: the standard-concept values of one company now, each with its receipt: the current
--- standard facts loads keep (standard_facts, read by
--- first value) from the current rows loads keep (facts_current: the bookkeeping of facts_ranked for
--- each key's last version, so no version is ranked), the filing's acceptance time and the company
--- name. The same at an earlier instant: agent/standard_facts_as_of.sql (computes the values and
--- ranks the versions public then).
+-- standard facts loads keep (standard_facts, read by company), the matched tag's version statistics
+-- (versions, restated, prior = last different value, first value) from the current rows loads keep
+-- (facts_current: the bookkeeping of facts_ranked for each key's last version, so no version is
+-- ranked), the filing's acceptance time and the company name. The same at an earlier instant:
+-- agent/standard_facts_as_of.sql (computes the values and ranks the versions public then).
 -- Reads standard_facts, facts_current, filings, companies. The receipt's columns are those of
 -- agent/standard_facts_as_of.sql (a shared struct macro for them cost 10-35 ms CPU per call).
 -- Params: $cik, $concept (standard concept), $fy, $fp (NULL = any), $limit, $chain_concepts (the
