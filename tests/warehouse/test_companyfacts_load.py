@@ -558,6 +558,32 @@ def test_sql_error_in_loader_rejects_that_document_with_its_real_cause(warehouse
     assert fetch_value(warehouse, "SELECT reject_reason FROM source_documents") == reason
 
 
+def test_a_value_error_in_payloads_stored_together_rejects_only_its_document(warehouse, raw_dir, monkeypatch):
+    """Payloads of different companies are stored by one call (RecordLoader.many); a value error in
+    that call cannot say whose value it was, so the batch is retried one payload at a time and only
+    the payload that fails alone is rejected, named, with its real cause; the other one loads."""
+    import warehouse.load_companyfacts as lcf
+
+    real = lcf.rebuild_calendars
+    calls = []
+
+    def calendar_failing_for_tsm(con, ciks, load_id, **kw):
+        calls.append(sorted(ciks))
+        if 1046179 in ciks:
+            con.execute("SELECT CAST('not a number' AS INTEGER)")
+        return real(con, ciks, load_id, **kw)
+
+    monkeypatch.setattr(lcf, "rebuild_calendars", calendar_failing_for_tsm)
+    docs = [parse_document(read_local_document(p, kind="companyfacts")) for p in (MRVL, TSM)]
+    report = load_batch(warehouse, docs, raw_dir=raw_dir, load_id="run-t")
+    assert calls[0] == [1046179, 1835632], calls  # the first attempt stored both together
+    assert report.status == "partial" and report.loaded == 1
+    [(uri, reason)] = report.rejected
+    assert uri == str(TSM) and "ConversionException" in reason, (uri, reason)
+    assert fetch_value(warehouse, "SELECT count(DISTINCT cik) FROM facts") == 1
+    assert fetch_value(warehouse, "SELECT min(cik) FROM facts") == 1835632
+
+
 def test_two_batches_in_one_run_keep_the_run_totals(warehouse, raw_dir):
     bad = Rejected(_doc("bad.json", b"{"), RejectedDocument("bad.json", "truncated"))
     first = load_batch(warehouse, [parse_document(read_local_document(TSM, kind="companyfacts")), bad],
