@@ -2,7 +2,8 @@
 
 Every module a command imports is paid by every run of it (a one-company `load` must stay < 2 s end
 to end, process start included): `load`, `init`, `sql`, `status` of a local warehouse need neither
-httpx (pipelines/sec_client.py) nor Prefect. Run in a fresh interpreter, as the console script is.
+httpx (pipelines/sec_client.py) nor Prefect, and no command needs pydantic to read its command line.
+Run in a fresh interpreter, as the console script is.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from helpers import COMPANYFACTS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 NOT_FOR_LOCAL_COMMANDS = ("httpx", "prefect", "dask", "distributed")
+# Parsing the command line must not import pydantic (typer 0.29 built a TypeAdapter per parameter:
+# ~0.12 s CPU of every process, pinned below it in pyproject.toml); the agent's tools still use it.
+NOT_FOR_THE_COMMAND_LINE = ("pydantic", "pydantic_core")
 
 RUN = """
 import json, sys
@@ -69,6 +73,7 @@ def test_local_commands_import_no_http_client_nor_prefect(warehouse, tmp_path, a
     code, packages, stderr = run_cli(tmp_path, "--db", str(warehouse), *args)
     assert code == 0, stderr
     assert not packages & set(NOT_FOR_LOCAL_COMMANDS), sorted(packages & set(NOT_FOR_LOCAL_COMMANDS))
+    assert not packages & set(NOT_FOR_THE_COMMAND_LINE), sorted(packages & set(NOT_FOR_THE_COMMAND_LINE))
     if args == ["load", str(NVIDIA)]:
         assert "duckdb" in packages and "pyarrow" in packages  # (the probe sees what the command imported)
 
