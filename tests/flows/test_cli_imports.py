@@ -94,3 +94,15 @@ def test_help_imports_no_database(tmp_path):
     code, packages, stderr = run_cli(tmp_path, "--help")
     assert code == 0, stderr
     assert not packages & {*NOT_FOR_LOCAL_COMMANDS, "pyarrow", "polars", "numpy"}
+
+
+def test_a_load_outside_a_terminal_in_one_transaction_imports_no_progress_bar(tmp_path):
+    """rich's Progress is made only where something shows it (a terminal's bar, the ETA of a run in
+    batches): a script's `load` of a document paid for its import (~0.02 s CPU) and showed nothing."""
+    out = tmp_path / "modules.json"
+    proc = subprocess.run([sys.executable, "-c", RUN, str(out), "--db", str(tmp_path / "w.duckdb"), "load",
+                           str(APPLE)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    result = json.loads(out.read_text())
+    assert result["exit"] == 0, proc.stderr
+    assert "1 loaded, 0 unchanged, 0 rejected" in proc.stdout
+    assert "rich.progress" not in result["modules"]
