@@ -75,3 +75,22 @@ def test_other_types_are_left_to_duckdb():
     cur = c.execute(q)
     assert not columnar(cur)
     same(fetch_rows(cur), c.execute(q).fetchall())
+
+
+def test_columns_of_one_type_converted_together_keep_their_own_values_and_nulls():
+    """Columns of one Arrow type are converted against one dictionary of their distinct values: each
+    column keeps its own values and nulls, across batches and a row limit that cuts one."""
+    c = duckdb.connect()
+    q = """SELECT i, CASE WHEN i % 3 = 0 THEN NULL ELSE 'a' || (i % 7) END AS s1,
+                  CASE WHEN i % 5 = 0 THEN NULL ELSE 'a' || (i % 11) END AS s2, 'x' || i AS s3,
+                  (i % 13 * 1.25)::DECIMAL(38,10) AS d1,
+                  CASE WHEN i % 4 = 0 THEN NULL ELSE (i % 17 * 1.25)::DECIMAL(38,10) END AS d2,
+                  (i % 13 * 1.25)::DECIMAL(9,2) AS d3,
+                  CASE WHEN i % 9 = 0 THEN 'infinity'::DATE ELSE DATE '2000-01-01' + (i % 30)::INTEGER END AS day1,
+                  CASE WHEN i % 2 = 0 THEN NULL ELSE DATE '2000-01-01' + (i % 31)::INTEGER END AS day2,
+                  CASE WHEN i % 6 = 0 THEN -0.0 ELSE 0.0 END AS z
+           FROM range(6000) t(i) ORDER BY i"""
+    same(fetch_rows(c.execute(q)), c.execute(q).fetchall())
+    same(fetch_rows(c.execute(q), 2500), c.execute(q).fetchmany(2500))
+    rows = fetch_rows(c.execute(q))
+    assert rows[3][1] is None and rows[3][2] == "a3" and rows[5][4] == rows[5][5] is not None
