@@ -38,32 +38,39 @@ cand AS (
     SELECT f.cik, c.standard_concept, c.chain_rank, c.scope, c.additive, c.value_kind, c.tags_tried,
            f.taxonomy, f.concept, f.unit, f.period_start, f.period_end, f.value, f.accession, f.form,
            f.filed, f.known_from, f.fiscal_year, f.fiscal_period, f.duration_class, f.duration_days,
-           hash(f.cik, c.standard_concept, f.unit, f.period_start, f.period_end) AS slot
+           hash(f.cik, c.standard_concept, f.unit, f.period_start, f.period_end) AS slot,
+           f.taxonomy || ':' || f.concept || '=' || plain_number(f.value) AS tag_value  -- as candidates lists it
     FROM public_at f
     JOIN standard_concept_chains c ON c.taxonomy = f.taxonomy AND c.concept = f.concept
     WHERE (standard_names IS NULL OR list_contains(standard_names, c.standard_concept))
       AND CASE WHEN c.period_type = 'instant' THEN f.duration_class = 'instant'
                ELSE f.duration_class IN ('quarter', 'six_months', 'nine_months', 'annual') END
 ),
-ranked AS (
-    SELECT * EXCLUDE (value_e, top_e),
-           row_number() OVER (PARTITION BY slot ORDER BY chain_pick_key(scope, additive, value_kind, value, chain_rank, top,
-                                                                        value_e, top_e)) AS pick_rank
-    FROM (SELECT *, CASE WHEN value <> top THEN value_exponent(value) END AS value_e,
-                 CASE WHEN value <> top THEN value_exponent(top) END AS top_e
-          FROM (SELECT *, max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END)
-                              OVER (PARTITION BY slot) AS top
-                FROM cand))
+slots AS (  -- per slot: how many candidates, and the largest general-scope currency flow among them
+    SELECT slot, count(*) AS n, max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END) AS top
+    FROM cand GROUP BY slot
 ),
-tried AS (  -- the candidates in pick order: (pick_rank, text) pairs sorted, not an ORDER BY aggregate (a third of
-            -- a 25-company batch's CPU); a slot of one candidate (most) is not sorted at all
-    SELECT slot, CASE WHEN count(*) = 1 THEN [any_value(taxonomy || ':' || concept || '=' || plain_number(value))]
-                      ELSE list_transform(list_sort(list((pick_rank, taxonomy || ':' || concept || '=' || plain_number(value)))),
-                                          e -> e[2]) END AS candidates
-    FROM ranked GROUP BY slot
+keyed AS (  -- the candidates of slots of several (one candidate, most slots, is its slot's pick) with their pick
+            -- key; the exponents are columns computed once per row where chain_pick_key compares with rounding
+            -- (value <> top): passed as expressions, a macro would copy them into each place it uses them
+    SELECT * EXCLUDE (top, value_e, top_e),
+           chain_pick_key(scope, additive, value_kind, value, chain_rank, top, value_e, top_e) AS pick_key
+    FROM (SELECT c.*, s.top, CASE WHEN c.value <> s.top THEN value_exponent(c.value) END AS value_e,
+                 CASE WHEN c.value <> s.top THEN value_exponent(s.top) END AS top_e
+          FROM cand c JOIN slots s ON s.slot = c.slot AND s.n > 1)
+),
+tried AS (  -- the pick (the least key: unique in its slot, the chain rank is its last part) and the candidates
+            -- in pick order: (key, text) pairs sorted, aggregates over slots, never a window partitioned by
+            -- slot (DuckDB pays a fixed cost per partition) nor an ORDER BY aggregate
+    SELECT slot, min(pick_key) AS best,
+           list_transform(list_sort(list((pick_key, tag_value))), e -> e[2]) AS candidates
+    FROM keyed GROUP BY slot
 ),
 reported AS (
-    SELECT r.* EXCLUDE (pick_rank, top), t.candidates FROM ranked r JOIN tried t ON t.slot = r.slot WHERE r.pick_rank = 1
+    SELECT c.*, [c.tag_value] AS candidates
+    FROM cand c SEMI JOIN slots s ON s.slot = c.slot AND s.n = 1
+    UNION ALL BY NAME
+    SELECT k.* EXCLUDE (pick_key), t.candidates FROM keyed k JOIN tried t ON t.slot = k.slot AND t.best = k.pick_key
 ),
 per_tag AS (  -- the quarter derived from each tag that reports both year-to-date periods
     SELECT l.cik, l.standard_concept, l.chain_rank, l.scope, l.tags_tried, l.taxonomy, l.concept, l.unit,
@@ -87,20 +94,18 @@ per_tag AS (  -- the quarter derived from each tag that reports both year-to-dat
      AND s.period_start = l.period_start AND s.fiscal_year = l.fiscal_year
      AND ytd_steps_one_quarter(l.duration_class, s.duration_class, l.period_end, s.period_end)
     LEFT JOIN reported y ON y.slot = l.slot
+    ANTI JOIN (SELECT cik, standard_concept, unit, period_end FROM reported WHERE duration_class = 'quarter') r
+      ON r.cik = l.cik AND r.standard_concept = l.standard_concept AND r.unit = l.unit AND r.period_end = l.period_end
     WHERE l.additive AND subtractable_unit(l.unit)
-      AND NOT EXISTS (SELECT 1 FROM reported r
-                      WHERE r.cik = l.cik AND r.standard_concept = l.standard_concept AND r.unit = l.unit
-                        AND r.period_end = l.period_end AND r.duration_class = 'quarter')
 ),
-derived_ranked AS (
-    SELECT *, row_number() OVER (PARTITION BY cik, standard_concept, unit, period_start, period_end
-                                 ORDER BY same_tag_as_ytd DESC, chain_rank, taxonomy, concept) AS pick_rank
-    FROM per_tag
+derived AS (  -- with its pick key: the tag the longer period matched, else chain order (a tag twice, from
+              -- year-to-date periods of two starts: the earlier start)
+    SELECT *, (NOT same_tag_as_ytd, chain_rank, taxonomy, concept, inputs[1].period_start) AS pick_key FROM per_tag
 ),
-derived_tried AS (
+derived_tried AS (  -- per derived slot: the pick (the least key) and the tags in pick order
     SELECT cik, standard_concept, unit, period_start, period_end,
-           list(taxonomy || ':' || concept ORDER BY pick_rank) AS candidates
-    FROM derived_ranked GROUP BY ALL
+           min(pick_key) AS best, list_transform(list_sort(list((pick_key, taxonomy || ':' || concept))), e -> e[2]) AS candidates
+    FROM derived GROUP BY cik, standard_concept, unit, period_start, period_end
 )
 SELECT cik, standard_concept, fiscal_year, fiscal_period, duration_class, duration_days,
        period_start, period_end, value, unit, taxonomy, concept AS matched_tag, chain_rank, scope,
@@ -115,7 +120,7 @@ SELECT d.cik, d.standard_concept, d.fiscal_year, d.fiscal_period, d.duration_cla
        d.tags_tried, t.candidates, d.accession, d.form, d.filed, d.known_from, 'derived_' || lower(d.fiscal_period) AS derivation,
        CASE WHEN d.same_tag_as_ytd THEN CAST([] AS VARCHAR[]) ELSE ['tag_differs_from_ytd_pick'] END AS flags,
        d.inputs
-FROM derived_ranked d
+FROM derived d
 JOIN derived_tried t ON t.cik = d.cik AND t.standard_concept = d.standard_concept AND t.unit = d.unit
                     AND t.period_start = d.period_start AND t.period_end = d.period_end
-WHERE d.pick_rank = 1;
+                    AND t.best = d.pick_key;
