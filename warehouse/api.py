@@ -324,10 +324,13 @@ class Warehouse:
         [(datetime.date(2024, 1, 28), Decimal('60922000000.0000000000'), 'Revenues')]
         """
         name = self._standard_concept(concept)
+        params = {"cik": self.cik(company), "concept": name, "fiscal_year": fiscal_year,
+                  "fiscal_period": self._period(fiscal_period)}
+        when = _when(as_of)
+        if when is None:  # the stored rows, by company: a file of its own, so the as-of computation is never planned
+            return self.sql(sql("api/standard_facts_now"), params)
         chain = None if name is None else self._column(sql("agent/chain_concepts"), {"concept": name})[0]
-        return self.sql(sql("api/standard_facts"), {
-            "cik": self.cik(company), "concept": name, "chain_concepts": chain, "as_of": _when(as_of),
-            "fiscal_year": fiscal_year, "fiscal_period": self._period(fiscal_period)})
+        return self.sql(sql("api/standard_facts"), {**params, "chain_concepts": chain, "as_of": when})
 
     # -- derived metrics ------------------------------------------------------------------------
     def metrics(self, company: int | str, metric: str | None = None, *, as_of: datetime | str | None = None,

@@ -228,13 +228,27 @@ def test_changed_rules_or_chains_recompute_the_stored_rows(tmp_path, monkeypatch
 def test_now_readers_read_the_stored_rows(con):
     """The "now" queries read standard_facts_rows by company, never the facts or the current facts."""
     cik = _ciks(con)[0]
-    chain = fetch_value(con, sql("agent/chain_concepts"), {"concept": "revenue"})
     for name, params in (
-            ("api/standard_facts", {"cik": cik, "concept": "revenue", "chain_concepts": chain, "as_of": None,
-                                    "fiscal_year": None, "fiscal_period": None}),
+            ("api/standard_facts_now", {"cik": cik, "concept": "revenue", "fiscal_year": None, "fiscal_period": None}),
             ("agent/computed_values", {"cik": cik, "concept": "revenue", "fy": 2020, "fp": "Q4"}),
             ("standard/compare_concept", {"name": "revenue", "ciks": [cik], "fy": 2020, "fp": "FY"})):
         scans = table_scans(con, sql(name), params)
         assert "standard_facts_rows" in scans and "facts" not in scans and "facts_current_rows" not in scans, name
         assert scans["standard_facts_rows"][1] <= fetch_value(
             con, "SELECT count(*) FROM standard_facts_rows WHERE cik = ?", [cik]), name
+
+
+@pytest.mark.parametrize("concept", [None, "revenue"])
+def test_the_api_files_now_and_as_of_give_the_same_rows(con, concept):
+    """warehouse/api.py reads api/standard_facts_now.sql (the stored rows) without as_of and
+    api/standard_facts.sql (computed over the versions public then) with one: the same columns in the
+    same order, and now the same rows as computing at the sentinel."""
+    chain = None if concept is None else fetch_value(con, sql("agent/chain_concepts"), {"concept": concept})
+    for cik in _ciks(con)[:3]:
+        base = {"cik": cik, "concept": concept, "fiscal_year": None, "fiscal_period": None}
+        now = con.execute(sql("api/standard_facts_now"), base)
+        cols = [d[0] for d in now.description]
+        stored = now.fetchall()
+        computed = con.execute(sql("api/standard_facts"), {**base, "chain_concepts": chain, "as_of": None})
+        assert [d[0] for d in computed.description] == cols
+        assert stored and stored == computed.fetchall(), (cik, concept)
