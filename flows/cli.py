@@ -46,8 +46,10 @@ EXIT_CLAIMS_FAILED = 7  # verify: a claim failed or the summary has a number no 
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Provenance-rich SEC EDGAR fact warehouse (DuckDB).")
-err = Console(stderr=True, soft_wrap=True)  # one-line errors, never wrapped
-out = Console(width=None if sys.stdout.isatty() else 200)
+# emoji=False: names and values are printed as they are (a document named ``x:fire:.json`` stays so),
+# and rich does not load its emoji table for every process that prints a line with two colons
+err = Console(stderr=True, soft_wrap=True, emoji=False)  # one-line errors, never wrapped
+out = Console(width=None if sys.stdout.isatty() else 200, emoji=False)
 
 
 class Format(StrEnum):

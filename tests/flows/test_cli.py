@@ -66,6 +66,15 @@ def test_bad_file_is_rejected_with_exit_code_partial(tmp_path, db):
     assert "CIK0000000001.json" in result.output and "truncated" in result.output
 
 
+def test_names_are_printed_as_they_are(tmp_path):
+    """A document's name is printed as it is: rich's emoji codes (``:fire:``) are not replaced."""
+    bad = tmp_path / "CIK:fire:.json"
+    bad.write_text('{"cik": 1, "entityName": "x", "facts": {')  # truncated
+    result = cli(tmp_path / "w.duckdb", "load", bad)
+    assert result.exit_code == EXIT_PARTIAL
+    assert "CIK:fire:.json" in result.output
+
+
 def test_resolve_exit_codes(db):
     assert cli(db, "resolve", "AAPL").exit_code == 0
     ambiguous = cli(db, "resolve", "Apple", "-f", "json")
