@@ -26,6 +26,7 @@ import duckdb
 from warehouse.db import fetch_all, fetch_value
 from warehouse.sql_steps import load_step, run_step
 from warehouse.sqlfiles import sql
+from warehouse.stored_rows import keep
 
 DERIVE_THREADS = 1
 
@@ -69,11 +70,9 @@ def forget_metrics(con: duckdb.DuckDBPyConnection, ciks: Iterable[int]) -> None:
 
 def store_standard_facts(con: duckdb.DuckDBPyConnection, ciks: Iterable[int]) -> None:
     """Recompute the stored current standard facts (standard_facts_rows) of ``ciks`` from their
-    current facts: delete, then insert what company_standard_facts_as_of computes now."""
-    params = {"ciks": sorted(set(ciks))}
-    if params["ciks"]:
-        for name in ("derive/forget_standard_facts", "derive/store_standard_facts"):
-            run_step(con, load_step(name), params)
+    current facts: delete, then insert what company_standard_facts_as_of computes now
+    (schema/stored/standard_facts_rows.sql)."""
+    keep(con, ("standard_facts_rows",), ciks)
 
 
 def derive_batch(con: duckdb.DuckDBPyConnection, *, load_id: str, ciks: Iterable[int],

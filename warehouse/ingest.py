@@ -34,7 +34,7 @@ from pipelines.detect import detect_kind
 from pipelines.documents import Document
 from pipelines.errors import RejectedDocument
 from pipelines.parse import ParseAhead, parse_many
-from warehouse.db import WarehouseError, checkpoint
+from warehouse.db import WarehouseError, bound_memory, checkpoint
 from warehouse.killpoints import kill_point
 from warehouse.load import (
     BatchReport,
@@ -48,17 +48,9 @@ from warehouse.load import (
     start_run,
 )
 
-MEMORY_LIMIT_ENV = "EDGAR_WAREHOUSE_MEMORY_LIMIT"
 THREADS_ENV = "EDGAR_WAREHOUSE_WRITER_THREADS"
 CHECKPOINT_THRESHOLD_ENV = "EDGAR_WAREHOUSE_CHECKPOINT_THRESHOLD"
 DEFAULT_CHECKPOINT_THRESHOLD = "1GB"
-# The writer's DuckDB memory by default: the bootstrap keeps the whole process under 2 GB (issue 13;
-# the 100x bootstrap peaked at 4.26 GB with DuckDB's default of 80 % of RAM, the universe at 2.19 GB
-# with 1GB). A batch's statements work on its own companies (a few hundred thousand rows), and blocks
-# of the file beyond the limit are evicted, not kept: the limit bounds the cache, never what a batch
-# can do (it spills). 512MB against 1GB, 37x bootstrap in batches of 25: peak RSS 1,550 vs 2,003 MB,
-# 157.9 vs 155.0 s CPU (within the noise of the shared box).
-DEFAULT_MEMORY_LIMIT = "512MB"
 # One DuckDB thread per writer by default: the same statements cost ~30 % less CPU on one thread
 # (no partitioning and merging of parallel sorts, windows and aggregates; measured per 157k facts:
 # 2.9 -> 2.1 s CPU for storing facts and their current rows); the parser processes use the other core.
@@ -80,19 +72,6 @@ def batch_bytes() -> int:
     if not m:
         raise WarehouseError(f"{BATCH_BYTES_ENV}={value!r}: give a size such as 64MB, or 0 for no cap")
     return int(float(m.group(1)) * _UNITS[(m.group(2) or "b").lower()])
-
-
-def _memory_limit() -> str:
-    limit = os.environ.get(MEMORY_LIMIT_ENV, "").strip() or DEFAULT_MEMORY_LIMIT
-    if limit.endswith("%"):  # a share of this machine's RAM
-        try:
-            share = float(limit[:-1]) / 100
-        except ValueError:
-            share = 0.0
-        if not 0 < share <= 1:
-            raise WarehouseError(f"{MEMORY_LIMIT_ENV}={limit!r}: a percentage must be above 0 and at most 100")
-        limit = f"{int(share * os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**20)}MiB"
-    return limit
 
 
 def configure_writer(con: duckdb.DuckDBPyConnection) -> None:
@@ -117,11 +96,7 @@ def configure_writer(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("SET checkpoint_threshold = ?", [threshold])
     except duckdb.Error as exc:
         raise WarehouseError(f"{CHECKPOINT_THRESHOLD_ENV}={threshold!r} is not a size DuckDB accepts: {exc}") from exc
-    limit = _memory_limit()
-    try:
-        con.execute("SET memory_limit = ?", [limit])
-    except duckdb.Error as exc:
-        raise WarehouseError(f"{MEMORY_LIMIT_ENV}={limit!r} is not a memory size DuckDB accepts: {exc}") from exc
+    bound_memory(con)
     threads = os.environ.get(THREADS_ENV, "").strip() or str(DEFAULT_THREADS)
     if not threads.isdigit() or int(threads) < 1:
         raise WarehouseError(f"{THREADS_ENV}={threads!r}: give a number of threads, 1 or more")

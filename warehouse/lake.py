@@ -356,7 +356,7 @@ def _upgrade_racing(con: duckdb.DuckDBPyConnection) -> list:
 
 def upgrade_lake(con: duckdb.DuckDBPyConnection) -> list:
     """Pending migrations (through ``lake_ddl``), then definitions and comments if anything changed."""
-    from warehouse.migrate import apply_definitions, apply_migrations, fill_new_tables, schema_dir
+    from warehouse.migrate import apply_definitions, apply_migrations, schema_dir
 
     root = schema_dir()
     con.execute("BEGIN TRANSACTION")
@@ -369,6 +369,5 @@ def upgrade_lake(con: duckdb.DuckDBPyConnection) -> list:
     con.execute("COMMIT")  # a conflict here has rolled back already: retried by _upgrade_racing
     done = apply_migrations(con, root / "migrations", transform=lake_ddl)
     apply_definitions(con, root, force=bool(done), lake=True)
-    fill_new_tables(con, done)
     return done
 

@@ -358,15 +358,12 @@ def current_facts_scope(con: duckdb.DuckDBPyConnection, report: BatchReport) -> 
 
 
 def refresh_current_facts(con: duckdb.DuckDBPyConnection, report: BatchReport) -> list[int]:
-    """Recompute facts_current_rows for the companies this batch changed (inside its transaction);
-    returns those companies."""
-    from warehouse.sqlfiles import sql
+    """Recompute facts_current_rows and fact_restatements_rows for the companies this batch changed
+    (inside its transaction; schema/stored/); returns those companies."""
+    from warehouse.stored_rows import keep
 
     ciks = current_facts_scope(con, report)
-    if not ciks:
-        return ciks
-    for statement in (s for s in sql("companyfacts/current_facts").split(";\n") if s.strip()):
-        con.execute(statement, {"ciks": ciks})
+    keep(con, ("facts_current_rows", "fact_restatements_rows"), ciks)
     return ciks
 
 

@@ -8,8 +8,9 @@ The schema folder (``schema_dir()``) holds:
   applied with (a documented squash, e.g. 0001-0004 lost their views and comments to definitions).
 - ``definitions/*.sql``: views, macros and reference rows (see warehouse/definitions.py), and
 - ``columns.toml``: the column dictionary (see warehouse/dictionary.py);
-- ``stored/<table>.sql``: the fill of a table whose rows definitions compute, run again in the
-  definitions' transaction whenever a definition it reads changed (see warehouse/stored_rows.py).
+- ``stored/<table>.sql``: the rows of a table that definitions compute, for the companies ``$ciks``;
+  loads run it for the companies they change, and it runs for every company in the definitions'
+  transaction whenever a definition it reads changed, or the table is new (see warehouse/stored_rows.py).
 
 Definitions and every COMMENT ON are re-applied together, in one transaction, whenever a migration
 was applied or a definition's or the dictionary's sha256 differs from the one recorded in
@@ -49,11 +50,11 @@ from pathlib import Path
 
 import duckdb
 
-from warehouse.db import fetch_all
+from warehouse.db import bound_memory, fetch_all
 from warehouse.definitions import Definition, discover_definitions
 from warehouse.errors import SchemaError
 from warehouse.stored_rows import KIND as STORED
-from warehouse.stored_rows import discover_stored
+from warehouse.stored_rows import discover_stored, refill
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 DICTIONARY = "columns.toml"
@@ -117,14 +118,18 @@ def superseded(folder: Path) -> dict[str, set[str]]:
 
 @contextmanager
 def _straight_to_file(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
-    """Commits inside checkpoint at once instead of writing the WAL (see the module docstring)."""
-    before = fetch_all(con, "SELECT current_setting('checkpoint_threshold')")[0][0]
+    """Commits inside checkpoint at once instead of writing the WAL (see the module docstring); the
+    writer's memory limit holds meanwhile (warehouse.db.bound_memory: a refill of stored tables at
+    100x held 1.8 GB without it)."""
+    before = fetch_all(con, "SELECT current_setting('checkpoint_threshold'), current_setting('memory_limit')")[0]
     con.execute("SET checkpoint_threshold = '0b'")
+    bound_memory(con)
     try:
         yield
         con.execute("CHECKPOINT")
     finally:
-        con.execute(f"SET checkpoint_threshold = '{before}'")
+        con.execute(f"SET checkpoint_threshold = '{before[0]}'")
+        con.execute(f"SET memory_limit = '{before[1]}'")
 
 
 def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None, *,
@@ -205,7 +210,10 @@ def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, 
             _execute(con, stmt, DICTIONARY)
         for s in stored:  # rows computed with other definitions than these (or never): computed again
             if recorded.get(s.name) != wanted[s.name]:
-                _execute(con, s.sql, f"stored/{s.path.name}")
+                try:
+                    refill(con, s)
+                except duckdb.Error as exc:
+                    raise SchemaError(f"stored/{s.path.name} failed: {exc}") from exc
         con.execute("DELETE FROM schema_definitions")
         con.executemany("INSERT INTO schema_definitions (name, kind, sha256, applied_at)"
                         " VALUES (?, ?, ?, CAST(current_timestamp AS TIMESTAMP))",
@@ -230,26 +238,7 @@ def upgrade(con: duckdb.DuckDBPyConnection, root: Path | None = None) -> list[Mi
     with _straight_to_file(con):
         done = apply_migrations(con, root / "migrations")
         apply_definitions(con, root, force=bool(done))
-        fill_new_tables(con, done)
     return done
-
-
-# Tables a migration creates empty whose rows are computed by a definition (applied after the
-# migrations): filled once, right after the migration, for the data the warehouse already holds.
-_FILL_AFTER = {
-    8: "INSERT INTO facts_current_rows SELECT * FROM facts_current_of(NULL)"
-       " ORDER BY cik, taxonomy, concept, unit, period_start, period_end",
-    14: "INSERT INTO fact_restatements_rows SELECT * FROM fact_restatements_of(NULL)"
-        " ORDER BY cik, taxonomy, concept, unit, period_start, period_end, new_filed, new_accession",
-}  # standard_facts_rows (0016) is filled by apply_definitions: schema/stored/standard_facts_rows.sql
-
-
-def fill_new_tables(con: duckdb.DuckDBPyConnection, done: list[Migration]) -> None:
-    """Fill the tables of the migrations just applied (``done``) whose rows a definition computes
-    (see _FILL_AFTER); call it after apply_definitions (a DuckLake upgrade too)."""
-    for mig in done:
-        if mig.version in _FILL_AFTER:
-            _execute(con, _FILL_AFTER[mig.version], mig.path.name)
 
 
 def applied_migrations(con: duckdb.DuckDBPyConnection) -> list[tuple[int, str]]:

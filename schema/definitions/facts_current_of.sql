@@ -1,7 +1,7 @@
 -- reads: facts, fact_repeated_keys, accession_acceptance, source_documents, fact_known_from, fact_revision, fact_version_order
 -- The current version of every fact key of the companies listed in ciks (NULL = every company),
 -- computed from all their versions: the one definition of facts_current's rows (loads store them in
--- facts_current_rows for the companies they changed, warehouse/sql/companyfacts/current_facts.sql;
+-- facts_current_rows for the companies they changed, schema/stored/facts_current_rows.sql;
 -- the view facts_current reads that table). The company filter is applied where facts are read
 -- (the range test first: row groups whose cik range misses the list are skipped).
 -- The bookkeeping is facts_ranked_as_of's for the key's last version, found with as little work as

@@ -1,10 +1,10 @@
 -- 0008 current facts kept as data: the latest-published version of every fact key, with its
 -- version bookkeeping (what the view facts_current shows), maintained by every load for the
--- companies it changed (warehouse/sql/companyfacts/current_facts.sql) and inserted sorted by
+-- companies it changed (schema/stored/facts_current_rows.sql) and inserted sorted by
 -- (cik, taxonomy, concept, ...), so a company's current facts or one concept's are read by key
--- instead of ranking every version of every fact on each query (issue 13). The rows of an existing
--- warehouse are filled by warehouse/migrate.py right after this migration (the computation is the
--- definition facts_current_of, applied after the migrations). Described in schema/columns.toml.
+-- instead of ranking every version of every fact on each query (issue 13). The rows of every company
+-- are computed by that file when the table is new and whenever a definition it reads changes
+-- (warehouse/stored_rows.py). Described in schema/columns.toml.
 
 -- grain: (cik, taxonomy, concept, unit, period_start, period_end)
 CREATE TABLE facts_current_rows (

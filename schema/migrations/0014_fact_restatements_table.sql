@@ -1,10 +1,10 @@
 -- 0014 restatements kept as data: one row per change of a fact's value with its change_kind and
 -- evidence (what the view fact_restatements shows), maintained by every load for the companies whose
--- current facts it recomputes (warehouse/sql/companyfacts/current_facts.sql) and inserted sorted by
+-- current facts it recomputes (schema/stored/fact_restatements_rows.sql) and inserted sorted by
 -- company, so a company's restatement history is read by key instead of ranking its versions on
--- each query (issue 13). The rows of an existing warehouse are filled by warehouse/migrate.py right
--- after this migration (the computation is the definition fact_restatements_of, applied after the
--- migrations). Described in schema/columns.toml.
+-- each query (issue 13). The rows of every company are computed by that file when the table is new
+-- and whenever a definition it reads changes (warehouse/stored_rows.py). Described in
+-- schema/columns.toml.
 
 -- grain: (cik, taxonomy, concept, unit, period_start, period_end, new_accession, new_value)
 CREATE TABLE fact_restatements_rows (

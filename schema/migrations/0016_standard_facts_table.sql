@@ -1,13 +1,12 @@
 -- 0016 current standard facts kept as data: for every company the standard concepts' values now
 -- (what the view standard_facts shows: the fallback chain applied per period over the current facts,
 -- derived quarters, tags_tried, candidates, flags, inputs), recomputed by every load for the companies
--- whose current facts it recomputes (warehouse/sql/derive/store_standard_facts.sql) and inserted sorted
+-- whose current facts it recomputes (schema/stored/standard_facts_rows.sql) and inserted sorted
 -- by company and standard concept, so a company's standard values are read by key instead of
--- applying the chains on each query (issue 13). The rows of an existing warehouse are filled by
--- warehouse/migrate.py right after this migration (the computation is the definition
--- company_standard_facts_as_of, applied after the migrations). A change of the rules or of the chains
--- (standard_concepts.csv) changes what they compute: it comes with a migration that computes the rows
--- again (DELETE, then the same fill). Described in schema/columns.toml.
+-- applying the chains on each query (issue 13). The rows of every company are computed by that file
+-- when the table is new and whenever a definition it reads changes: the rules, the chains
+-- (standard_concepts.csv), the current facts (warehouse/stored_rows.py). Described in
+-- schema/columns.toml.
 
 -- grain: (cik, standard_concept, unit, period_start, period_end)
 CREATE TABLE standard_facts_rows (

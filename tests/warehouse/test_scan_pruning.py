@@ -27,7 +27,7 @@ def test_current_facts_of_a_batch_read_only_its_row_groups(loaded_con):
                                         " FROM facts GROUP BY cik ORDER BY cik DESC")
     cik, mine, group, _ = next(r for r in per_company if r[2] == r[3])
     group_rows = fetch_value(loaded_con, f"SELECT count(*) FROM facts WHERE rowid // {ROW_GROUP} = ?", [group])
-    # a prepared list, as warehouse/sql/companyfacts/current_facts.sql passes it
+    # a prepared list, as schema/stored/facts_current_rows.sql gets it
     scans = [read for name, read, _ in each_table_scan(loaded_con, "SELECT * FROM facts_current_of($ciks)",
                                                         {"ciks": [cik]}) if name == "facts"]
     assert scans and all(mine <= read <= group_rows < total for read in scans), (mine, scans, group_rows, total)
