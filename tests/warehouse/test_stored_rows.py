@@ -142,3 +142,23 @@ def test_a_table_is_refilled_after_the_stored_tables_it_reads_and_its_basis_carr
     by_name = {s.name: s for s in stored}
     assert "facts_current_rows" in by_name["standard_facts_rows"].reads  # through the view facts_current
     assert "fact_version_order" in by_name["standard_facts_rows"].reads
+
+
+def test_a_refill_runs_under_the_writers_memory_limit(tmp_path, monkeypatch):
+    """Schema upgrades hold EDGAR_WAREHOUSE_MEMORY_LIMIT (the whole standard-facts fill needed 5 GB
+    at 100x with DuckDB's default of 80 % of RAM); the setting before comes back after."""
+    monkeypatch.setenv("EDGAR_WAREHOUSE_MEMORY_LIMIT", "300MB")
+    seen: list[str] = []
+    refill = stored_rows.refill
+
+    def watched(con, stored):
+        seen.append(fetch_value(con, "SELECT current_setting('memory_limit')"))
+        refill(con, stored)
+
+    monkeypatch.setattr("warehouse.migrate.refill", watched)
+    con = connect(tmp_path / "w.duckdb")  # a new warehouse: every stored table filled (empty)
+    try:
+        assert seen == ["286.1 MiB"] * 3
+        assert fetch_value(con, "SELECT current_setting('memory_limit')") != "286.1 MiB"
+    finally:
+        con.close()
