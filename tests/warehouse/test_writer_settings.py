@@ -60,13 +60,15 @@ def test_memory_limit_from_the_environment(tmp_path, monkeypatch, value, shown):
                                          ("EDGAR_WAREHOUSE_WRITER_THREADS", "two"),
                                          ("EDGAR_WAREHOUSE_CHECKPOINT_THRESHOLD", "soon")])
 def test_bad_values_are_refused_by_name(tmp_path, monkeypatch, name, value):
+    """Refused when a writer opens the file (a bad memory limit: schema upgrades hold it too) or
+    when the loading connection is configured, whichever comes first."""
     monkeypatch.setenv(name, value)
-    con = connect(tmp_path / "w.duckdb")
-    try:
-        with pytest.raises(WarehouseError, match=name):
+    with pytest.raises(WarehouseError, match=name):
+        con = connect(tmp_path / "w.duckdb")
+        try:
             configure_writer(con)
-    finally:
-        con.close()
+        finally:
+            con.close()
 
 
 def test_threads_from_the_environment(tmp_path, monkeypatch):
