@@ -117,12 +117,12 @@ def refill(con: duckdb.DuckDBPyConnection, stored: StoredRows) -> None:
     size = 0
     for cik, n in fetch_all(con, "SELECT cik, count(*) FROM facts GROUP BY cik ORDER BY cik"):
         if chunk and size + n > FACTS_PER_FILL:
-            _run(con, stored.statements, chunk)
+            _run(con, stored.name, stored.statements, chunk)
             chunk, size = [], 0
         chunk.append(cik)
         size += n
     if chunk:
-        _run(con, stored.statements, chunk)
+        _run(con, stored.name, stored.statements, chunk)
 
 
 def _file_statements(root: Path, name: str) -> list[str]:
@@ -142,9 +142,10 @@ def keep(con: duckdb.DuckDBPyConnection, names: Sequence[str], ciks: Iterable[in
     if companies:
         root = schema_dir()
         for name in names:
-            _run(con, _file_statements(root, name), companies)
+            _run(con, name, _file_statements(root, name), companies)
 
 
-def _run(con: duckdb.DuckDBPyConnection, statements: Iterable[str], ciks: list[int]) -> None:
+def _run(con: duckdb.DuckDBPyConnection, name: str, statements: Iterable[str], ciks: list[int]) -> None:
+    """The statements of the stored table ``name`` for the companies ``ciks``."""
     for statement in statements:
         con.execute(statement, {"ciks": ciks})

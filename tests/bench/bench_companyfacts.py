@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -153,28 +153,41 @@ def print_profile(prof: cProfile.Profile, limit: int = 25) -> None:
 
 
 @contextmanager
-def timed_sql_steps() -> Iterator[dict[str, float]]:
-    """Wall seconds per SQL step (``warehouse.sql_steps.run_step``) while the block runs."""
+def timed_sql_steps(clock: Callable[[], float] = time.perf_counter) -> Iterator[dict[str, float]]:
+    """Seconds of ``clock`` (wall by default) per SQL step while the block runs: every declared step
+    (``warehouse.sql_steps.run_step``, also as warehouse.derive binds it) by its name, and every stored
+    table's statements (``warehouse.stored_rows``) as ``stored/<table>``."""
+    import warehouse.derive as derive_mod
     import warehouse.sql_steps as steps_mod
+    import warehouse.stored_rows as stored_mod
 
     took: dict[str, float] = {}
-    original = getattr(steps_mod, "run_step", None)
-    if original is None:
-        yield took
-        return
+    run_step, run_stored = steps_mod.run_step, stored_mod._run
 
-    def timed(con, step, params):
-        t0 = time.perf_counter()
+    def add(name: str, since: float) -> None:
+        took[name] = took.get(name, 0.0) + clock() - since
+
+    def timed_step(con, step, params):
+        t0 = clock()
         try:
-            return original(con, step, params)
+            return run_step(con, step, params)
         finally:
-            took[step.name] = took.get(step.name, 0.0) + time.perf_counter() - t0
+            add(step.name, t0)
 
-    steps_mod.run_step = timed
+    def timed_stored(con, name, statements, ciks):
+        t0 = clock()
+        try:
+            return run_stored(con, name, statements, ciks)
+        finally:
+            add(f"stored/{name}", t0)
+
+    steps_mod.run_step = derive_mod.run_step = timed_step
+    stored_mod._run = timed_stored
     try:
         yield took
     finally:
-        steps_mod.run_step = original
+        steps_mod.run_step = derive_mod.run_step = run_step
+        stored_mod._run = run_stored
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,7 +9,7 @@ re-applies changed definitions and may refill ``standard_facts_rows``), it runs 
 batch of ``--batch`` companies and for one company (what a changed company's load derives), each in a
 transaction rolled back afterwards, ``--runs`` times on different companies, and prints the CPU
 (this process, every DuckDB thread) of the whole step and of each declared SQL step over 5 ms
-(``derive/store_standard_facts``: the stored current standard facts; ``refresh/*``: the metrics'
+(``stored/standard_facts_rows``: the stored current standard facts; ``refresh/*``: the metrics'
 standard-value timeline; ``metrics/*``: the rule files), min and median.
 """
 
@@ -23,8 +23,10 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[2]))
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_companyfacts import timed_sql_steps  # noqa: E402
+
 import warehouse.derive as derive  # noqa: E402
-import warehouse.sql_steps as sql_steps  # noqa: E402
 from warehouse.db import connect  # noqa: E402
 
 
@@ -34,18 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--batch", type=int, default=25)
     args = ap.parse_args(argv)
-    spent: dict[str, float] = {}
-    real = sql_steps.run_step
+    with timed_sql_steps(clock=time.process_time) as spent:
+        return _run(args, spent)
 
-    def timed(con, step, params):  # every declared step: the refresh's and derive's own
-        c0 = time.process_time()
-        try:
-            return real(con, step, params)
-        finally:
-            spent[step.name] = spent.get(step.name, 0.0) + time.process_time() - c0
 
-    sql_steps.run_step = timed
-    derive.run_step = timed
+def _run(args: argparse.Namespace, spent: dict[str, float]) -> int:
     con = connect(args.db)
     ciks = [c for (c,) in con.execute("SELECT DISTINCT cik FROM facts_current_rows ORDER BY cik").fetchall()]
     figures: dict[tuple[str, str], list[float]] = defaultdict(list)

@@ -78,7 +78,7 @@ def test_a_changed_definition_recomputes_every_table_that_reads_it_company_by_co
     chunks: list[list[int]] = []
     run = stored_rows._run
     monkeypatch.setattr(stored_rows, "FACTS_PER_FILL", 1)
-    monkeypatch.setattr(stored_rows, "_run", lambda c, st, ciks: (chunks.append(ciks), run(c, st, ciks)))
+    monkeypatch.setattr(stored_rows, "_run", lambda c, name, st, ciks: (chunks.append(ciks), run(c, name, st, ciks)))
     con = connect(path)
     try:
         for table in COMPUTED:
