@@ -78,8 +78,8 @@ SHIPPED = {
                                                                   "fiscal_year": None}, "arrow"),
     "api/restatements (concept)": ("api/restatements", lambda p: {"cik": p["cik"], "concept": p["concept"],
                                                                   "taxonomy": None, "fiscal_year": None}, "arrow"),
-    "api/standard_facts (current)": ("api/standard_facts", lambda p: {
-        "cik": p["cik"], "concept": "revenue", "chain_concepts": p["chain"], "as_of": None, "fiscal_year": None, "fiscal_period": None}, "arrow"),
+    "api/standard_facts (current)": ("api/standard_facts_now", lambda p: {  # warehouse/api.py's file when no as_of
+        "cik": p["cik"], "concept": "revenue", "fiscal_year": None, "fiscal_period": None}, "arrow"),
     "api/standard_facts (as_of)": ("api/standard_facts", lambda p: {
         "cik": p["cik"], "concept": "revenue", "chain_concepts": p["chain"], "as_of": p["as_of"], "fiscal_year": None, "fiscal_period": None},
         "arrow"),
