@@ -123,33 +123,55 @@ def _storable_cik(cik: Any) -> int | None:
     return cik if isinstance(cik, int) and 0 <= cik <= MAX_CIK else None
 
 
-class _DocumentIds:
-    """Ids for the source documents of one batch attempt: max + 1 read once, then counted up.
+# source_documents' columns, in the order _DocumentRows writes them, with their types.
+_DOCUMENT_COLUMNS = (
+    ("source_document_id", "int64"), ("kind", "string"), ("uri", "string"), ("origin", "string"),
+    ("sha256", "string"), ("bytes", "int64"), ("fetched_at", "timestamp"), ("http_status", "int32"),
+    ("etag", "string"), ("last_modified", "string"), ("cik", "int32"), ("accession", "string"),
+    ("status", "string"), ("reject_reason", "string"), ("raw_path", "string"), ("load_id", "string"),
+    ("expected_cik", "int32"), ("given_accession", "string"))
 
-    Assigned here (the one writer, inside the batch's transaction), not by the column's sequence
-    default: the same statements then run on DuckLake, which has no sequences."""
+
+class _DocumentRows:
+    """The source_documents rows of one batch attempt: ids max + 1 read once, then counted up; the
+    rows written together by ``flush`` (one INSERT from Arrow), before any loader runs and at the end.
+
+    Ids are assigned here (the one writer, inside the batch's transaction), not by the column's
+    sequence default: the same statements then run on DuckLake, which has no sequences. Rows are not
+    inserted one statement each: the Python binding converts each parameter (~0.3 ms), so an INSERT
+    of 18 parameters cost ~5 ms per document (0.54 s of a 10x bootstrap's 80 documents)."""
 
     def __init__(self, con):
         self.next = int(fetch_value(con, "SELECT coalesce(max(source_document_id), 0) + 1 FROM source_documents"))
+        self.rows: list[tuple] = []
 
-    def take(self) -> int:
+    def add(self, doc: Document, *, kind: str, load_id: str, status: str, reason: str | None,
+            raw_path: str | None, cik: int | None, accession: str | None) -> int:
+        """Record ``doc`` (written at the next ``flush``); returns its source_document_id."""
+        doc_id = self.next
         self.next += 1
-        return self.next - 1
+        self.rows.append((doc_id, kind, doc.uri, doc.origin, doc.sha256, doc.size, doc.fetched_at, doc.http_status,
+                          doc.etag, doc.last_modified, _storable_cik(cik), accession, status, reason, raw_path,
+                          load_id, _storable_cik(doc.expected_cik), doc.accession))
+        return doc_id
 
+    def flush(self, con) -> None:
+        """INSERT the rows added since the last flush, in one statement."""
+        if not self.rows:
+            return
+        import pyarrow as pa
 
-def _record_document(con, doc: Document, *, ids: _DocumentIds, kind: str, load_id: str, status: str,
-                     reason: str | None, raw_path: str | None, cik: int | None,
-                     accession: str | None) -> int:
-    doc_id = ids.take()
-    con.execute(
-        "INSERT INTO source_documents (source_document_id, kind, uri, origin, sha256, bytes, fetched_at,"
-        " http_status, etag, last_modified, cik, accession, status, reject_reason, raw_path, load_id,"
-        " expected_cik, given_accession) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [doc_id, kind, doc.uri, doc.origin, doc.sha256, doc.size, doc.fetched_at, doc.http_status, doc.etag,
-         doc.last_modified, _storable_cik(cik), accession, status, reason, raw_path, load_id,
-         _storable_cik(doc.expected_cik), doc.accession],
-    )
-    return doc_id
+        types = {"int64": pa.int64(), "int32": pa.int32(), "string": pa.string(), "timestamp": pa.timestamp("us")}
+        columns = list(zip(*self.rows, strict=True))
+        table = pa.table({name: pa.array(column, types[kind])
+                          for (name, kind), column in zip(_DOCUMENT_COLUMNS, columns, strict=True)})
+        con.register("source_documents_arrow", table)
+        try:
+            names = ", ".join(name for name, _ in _DOCUMENT_COLUMNS)
+            con.execute(f"INSERT INTO source_documents ({names}) SELECT {names} FROM source_documents_arrow")
+        finally:
+            con.unregister("source_documents_arrow")
+        self.rows.clear()
 
 
 def loaded_documents(con, sha256s: Iterable[str]) -> set[tuple[str, str]]:
@@ -415,7 +437,7 @@ _RESTATED = ("facts_fiscal_reassigned", "facts_earliest_payload")
 
 def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, together: bool = True) -> None:
     seen: set[tuple[str, str]] = set()
-    ids = _DocumentIds(con)
+    documents = _DocumentRows(con)
     loaded_before = _already_loaded(con, items)
     # Consecutive records that one RecordLoader.many stores together (each company once: a company's
     # next record waits for the call that stores its previous one).
@@ -428,8 +450,8 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, 
         accession = getattr(record, "accession", None) or doc.accession
         if isinstance(item, Rejected):
             raw_path = raw.store(doc.body, doc.sha256) if doc.body else None
-            _record_document(con, doc, ids=ids, kind=kind, load_id=report.load_id, status="rejected",
-                             reason=item.error.reason, raw_path=raw_path, cik=cik, accession=accession)
+            documents.add(doc, kind=kind, load_id=report.load_id, status="rejected", reason=item.error.reason,
+                          raw_path=raw_path, cik=cik, accession=accession)
             report.rejected.append((doc.uri, item.error.reason))
             continue
         key = (kind, doc.sha256)
@@ -442,6 +464,7 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, 
         spec = LOADERS.get(type(record).__name__)
         many = spec.many if together and spec is not None else None
         if waiting and (many is not _many_of(waiting) or any(c == cik for _, _, c in waiting)):
+            documents.flush(con)
             _store_together(con, waiting, report)
         try:
             if spec is None:
@@ -449,12 +472,13 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, 
             if cik is not None and _storable_cik(cik) is None:
                 raise RejectedDocument(doc.uri, f"CIK {cik} is out of range (1 to {MAX_CIK})")
             raw_path = raw.store(doc.body, doc.sha256)
-            doc_id = _record_document(con, doc, ids=ids, kind=kind, load_id=report.load_id, status="loaded",
-                                      reason=None, raw_path=raw_path, cik=cik, accession=accession)
+            doc_id = documents.add(doc, kind=kind, load_id=report.load_id, status="loaded", reason=None,
+                                   raw_path=raw_path, cik=cik, accession=accession)
             ctx = LoadContext(report.load_id, doc_id, doc)
             if many is not None:
                 waiting.append((item, ctx, cik))
                 continue
+            documents.flush(con)  # a loader may read source_documents (ownership reads its accessions)
             counts = spec.loader(con, ctx, record)
         except RejectedDocument as exc:
             raise _LoaderRejected(item, RejectedDocument(doc.uri, exc.reason)) from exc
@@ -463,6 +487,7 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, 
         except Exception as exc:  # noqa: BLE001 - a bad value in this document: reject it, keep the rest
             raise _LoaderRejected(item, _value_error(doc, exc)) from exc
         _count(report, doc_id, cik, counts)
+    documents.flush(con)
     if waiting:
         _store_together(con, waiting, report)
 

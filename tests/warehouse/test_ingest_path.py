@@ -158,3 +158,42 @@ def test_load_and_rebuild_share_the_path(tmp_path, batch_size):
             assert fetch_value(con, "SELECT count(*) FROM source_documents WHERE status = 'loaded'") == len(files)
         finally:
             con.close()
+
+
+def test_source_documents_say_what_each_document_said(warehouse, raw_dir):
+    """The rows of a batch's source documents (written together, one statement) carry every field
+    of their Document: companyfacts stored together, a submissions file (its own loader) between
+    them, and a rejected document; ids consecutive in load order."""
+    import dataclasses as dc
+    from datetime import datetime
+
+    from pipelines.documents import Document
+    from pipelines.errors import RejectedDocument
+    from pipelines.parse import parse_many
+    from warehouse.load import Parsed, Rejected, load_batch
+
+    when = datetime(2026, 11, 30, 23, 59, 58, 123456)
+    paths = [COMPANYFACTS_DIR / "CIK0000320193.json.gz", FIXTURES / "sec" / "data.sec.gov" / "submissions"
+             / "CIK0000050863.json.gz", COMPANYFACTS_DIR / "CIK0001045810.json.gz"]
+    docs = [dc.replace(read_local_document(p), fetched_at=when, http_status=200, etag=f'"e{n}"',
+                       last_modified="Mon, 30 Nov 2026 10:00:00 GMT", accession=None)
+            for n, p in enumerate(paths)]
+    items = [Parsed(r.doc, r.record) for r in parse_many(docs, workers=1)]
+    bad = Document(uri="bad.json", origin="http", body=b"<html>", fetched_at=when, expected_cik=12345,
+                   accession="0000012345-26-000001")
+    items.append(Rejected(bad, RejectedDocument("bad.json", "an HTML page")))
+    report = load_batch(warehouse, items, raw_dir=raw_dir)
+    assert report.loaded == 3 and len(report.rejected) == 1
+    rows = fetch_all(warehouse, "SELECT source_document_id, kind, uri, origin, sha256, bytes, fetched_at, http_status,"
+                                " etag, last_modified, cik, accession, status, reject_reason, raw_path IS NOT NULL,"
+                                " load_id, expected_cik, given_accession FROM source_documents ORDER BY uri")
+    by_uri = {r[2]: r for r in rows}
+    assert sorted(r[0] for r in rows) == [1, 2, 3, 4]
+    for doc, kind, cik in zip(docs, ("companyfacts", "submissions", "companyfacts"), (320193, 50863, 1045810),
+                              strict=True):
+        assert by_uri[doc.uri][1:] == (kind, doc.uri, "file", doc.sha256, doc.size, when, 200, doc.etag,
+                                       "Mon, 30 Nov 2026 10:00:00 GMT", cik, None, "loaded", None, True,
+                                       report.load_id, doc.expected_cik, None)
+    assert by_uri["bad.json"][1:] == ("unknown", "bad.json", "http", bad.sha256, 6, when, None, None, None, 12345,
+                                      "0000012345-26-000001", "rejected", "an HTML page", True, report.load_id,
+                                      12345, "0000012345-26-000001")
