@@ -46,10 +46,19 @@ EXIT_CLAIMS_FAILED = 7  # verify: a claim failed or the summary has a number no 
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Provenance-rich SEC EDGAR fact warehouse (DuckDB).")
-# emoji=False: names and values are printed as they are (a document named ``x:fire:.json`` stays so),
-# and rich does not load its emoji table for every process that prints a line with two colons
-err = Console(stderr=True, soft_wrap=True, emoji=False)  # one-line errors, never wrapped
-out = Console(width=None if sys.stdout.isatty() else 200, emoji=False)
+# emoji=False, markup=False: names and values are printed as they are (a document named
+# ``x:fire:.json`` or ``x[/b].json`` stays so; rich read ``[/b]`` as a closing tag and raised instead
+# of printing the error), and rich does not load its emoji table for every process that prints a line
+# with two colons. Labels are styled by ``say``, never by markup inside the text.
+err = Console(stderr=True, soft_wrap=True, emoji=False, markup=False)  # one-line errors, never wrapped
+out = Console(width=None if sys.stdout.isatty() else 200, emoji=False, markup=False)
+
+
+def say(label: str, text: str, style: str = "yellow") -> None:
+    """One line on stderr: ``label:`` in ``style``, then ``text`` exactly as it is."""
+    from rich.text import Text
+
+    err.print(Text.assemble((f"{label}:", style), " ", text), highlight=False)
 
 
 class Format(StrEnum):
@@ -107,11 +116,11 @@ def command(*args, **kwargs):
 def _waiting(holder: Holder | None) -> None:
     """Say once, while a writer waits for the lock, who holds it."""
     who = holder.describe() if holder else "another process"
-    err.print(f"[yellow]waiting:[/yellow] {State.db} is being written by {who}", highlight=False)
+    say("waiting", f"{State.db} is being written by {who}")
 
 
 def fail(message: str, code: int = EXIT_ERROR) -> None:
-    err.print(f"[red]error:[/red] {message}", highlight=False)
+    say("error", message, "red")
     raise typer.Exit(code)
 
 
@@ -125,7 +134,7 @@ def init() -> None:
     with writer(State.db, command="init", on_wait=_waiting) as con:
         applied = applied_migrations(con)
         for load_id in reconcile_interrupted(con):
-            err.print(f"[yellow]interrupted run:[/yellow] {load_id} (its process is gone)", highlight=False)
+            say("interrupted run", f"{load_id} (its process is gone)")
     out.print(f"{State.db}: schema at migration {applied[-1][0]:04d}_{applied[-1][1]} ({len(applied)} applied)")
 
 
@@ -199,7 +208,7 @@ def _bulk_load(paths: list[Path], *, command: str, batch_size: int, accession: s
                                 accession=accession, on_batch=done)
     out.print(run.summary())
     for uri, reason in run.rejected:
-        err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
+        say("rejected", f"{uri}: {reason}")
     if run.rejected:
         raise typer.Exit(EXIT_PARTIAL)
 
@@ -217,7 +226,7 @@ def _load_scaled(files: list[Path], accession: str | None, batch_size: int, task
     out.print(f"load {result['load_id'][:8]}: {result['loaded']} loaded, {result['unchanged']} unchanged, "
               f"{len(result['rejected'])} rejected; {rows}")
     for uri, reason in result["rejected"]:
-        err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
+        say("rejected", f"{uri}: {reason}")
     if result["rejected"]:
         raise typer.Exit(EXIT_PARTIAL)
 
@@ -259,11 +268,11 @@ def refresh(
     out.print(f"load {result['load_id'][:8]} {result['status']}: {result['loaded']} documents loaded, "
               f"{result['unchanged']} unchanged, {len(result['rejected'])} rejected; {rows}")
     for uri, reason in result["rejected"]:
-        err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
+        say("rejected", f"{uri}: {reason}")
     for what, reason in result["not_fetched"]:
-        err.print(f"[yellow]not fetched:[/yellow] {what}: {reason}", highlight=False)
+        say("not fetched", f"{what}: {reason}")
     for t in result["unknown_tickers"]:
-        err.print(f"[yellow]unknown ticker:[/yellow] {t}", highlight=False)
+        say("unknown ticker", t)
     if result["rejected"] or result["not_fetched"] or result["unknown_tickers"]:
         raise typer.Exit(EXIT_PARTIAL)
 
@@ -360,9 +369,9 @@ def nightly(
 
     out.print(summary_line(result), highlight=False)
     for uri, reason in result["rejected"]:
-        err.print(f"[yellow]rejected:[/yellow] {uri}: {reason}", highlight=False)
+        say("rejected", f"{uri}: {reason}")
     for what, reason in result["not_fetched"]:
-        err.print(f"[yellow]not fetched:[/yellow] {what}: {reason}", highlight=False)
+        say("not fetched", f"{what}: {reason}")
     if result["rejected"] or result["not_fetched"]:
         raise typer.Exit(EXIT_PARTIAL)
 
@@ -379,8 +388,8 @@ def sql_cmd(query: Annotated[str, typer.Argument(help="SQL to run (read-only con
         result = run_query(con, query, timeout=timeout, max_rows=max_rows or None)
     print_result(result, format, limit=limit)
     if result.truncated:
-        err.print(f"[yellow]truncated:[/yellow] more than {max_rows} rows; only the first {max_rows} fetched "
-                  f"(--max-rows 0 = all, or aggregate in SQL)", highlight=False)
+        say("truncated", f"more than {max_rows} rows; only the first {max_rows} fetched "
+                         f"(--max-rows 0 = all, or aggregate in SQL)")
 
 
 @command()
@@ -454,7 +463,7 @@ def compare(
         return
     print_result(_rows_result(rows, columns), format)
     for warning in sorted({w for r in rows for w in r["warnings"]}):
-        err.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
+        say("warning", str(warning))
 
 
 @command()
@@ -484,7 +493,7 @@ def growth(
     else:
         print_result(_rows_result(rows, columns if format is Format.csv else [*columns, "warnings"]), format)
     for warning in sorted({w for r in rows for w in r.get("warnings", [])}):
-        err.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
+        say("warning", str(warning))
 
 
 @command()
@@ -567,7 +576,7 @@ def status() -> None:
 
     with reader(State.db) as con:
         sections = status_sections(con) + tracking_sections(con)
-    out.print(f"[bold]{State.db}[/bold]")
+    out.print(str(State.db), style="bold")
     holder = current_writer(State.db)
     if holder:
         out.print(f"a writer is working ({holder.describe()}); this is the last published state", highlight=False)

@@ -66,13 +66,23 @@ def test_bad_file_is_rejected_with_exit_code_partial(tmp_path, db):
     assert "CIK0000000001.json" in result.output and "truncated" in result.output
 
 
-def test_names_are_printed_as_they_are(tmp_path):
-    """A document's name is printed as it is: rich's emoji codes (``:fire:``) are not replaced."""
-    bad = tmp_path / "CIK:fire:.json"
+@pytest.mark.parametrize("name", ["CIK:fire:.json", "CIK[bold]1.json", "CIK[/x].json"])
+def test_names_are_printed_as_they_are(tmp_path, name):
+    """A document's name is printed as it is: rich's emoji codes (``:fire:``) are not replaced, and
+    what looks like markup is neither applied (``[bold]`` vanished) nor read as a tag (``[/x]``
+    raised MarkupError instead of the rejection line)."""
+    bad = tmp_path / name  # CIK[/x].json: the file x].json in the folder CIK[
+    bad.parent.mkdir(exist_ok=True)
     bad.write_text('{"cik": 1, "entityName": "x", "facts": {')  # truncated
     result = cli(tmp_path / "w.duckdb", "load", bad)
-    assert result.exit_code == EXIT_PARTIAL
-    assert "CIK:fire:.json" in result.output
+    assert result.exit_code == EXIT_PARTIAL, result.output
+    assert f"rejected: {bad}" in result.output
+
+
+def test_an_error_naming_a_path_with_brackets_is_one_line(tmp_path):
+    result = cli(tmp_path / "w.duckdb", "load", tmp_path / "nope[/x].json")
+    assert result.exit_code == EXIT_ERROR, result.output
+    assert f"error: {tmp_path / 'nope[/x].json'}: no such file or folder" in result.output
 
 
 def test_resolve_exit_codes(db):
