@@ -264,7 +264,7 @@ class ParseAhead:
     first submit) and returns a function that waits for that batch's results, in input order. One
     document at a time, not the batch as one task: the worker then holds one document, its record
     and that record pickled, never the whole batch of each (bootstrap, 64 MB batches: its peak RSS
-    545 -> ~300 MB), and the writer unpickles one record at a time. The worker is an error boundary like ``parse_many``'s: a parser failure is that
+    545 -> 204 MB), and the writer unpickles one record at a time. The worker is an error boundary like ``parse_many``'s: a parser failure is that
     document's rejection; a worker that dies (killed, out of memory, a crash in native code) loses
     its batch, which is then parsed again by ``parse_many`` with every document in a pool (a
     document that kills its process again is rejected, naming it), and the next batch gets a

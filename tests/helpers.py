@@ -84,6 +84,16 @@ def sound_state(db: Path) -> dict:
         con.close()
 
 
+# "now" for the as-of definitions: their rows as of the end of time (what the stored tables hold)
+NOW = "TIMESTAMP '9999-12-31 00:00:00'"
+
+
+def differences(con: duckdb.DuckDBPyConnection, a: str, b: str, params=None) -> int:
+    """Rows of query ``a`` not in ``b`` plus rows of ``b`` not in ``a`` (duplicates counted)."""
+    return (con.execute(f"SELECT count(*) FROM (({a}) EXCEPT ALL ({b}))", params or []).fetchone()[0]
+            + con.execute(f"SELECT count(*) FROM (({b}) EXCEPT ALL ({a}))", params or []).fetchone()[0])
+
+
 def table_scans(con: duckdb.DuckDBPyConnection, query: str, params=None) -> dict[str, tuple[int, int]]:
     """(rows read, rows emitted) of each table scan of ``query``, summed per table, from DuckDB's
     profile (EXPLAIN ANALYZE, JSON): whether a filter reached the scan (emitted) and whether the

@@ -219,11 +219,10 @@ def writer(db_path: str | Path, *, command: str, wait: float | None = None, migr
 def checkpoint(con: duckdb.DuckDBPyConnection) -> None:
     """Fold the WAL into the file now (DuckDB file only; DuckLake's CHECKPOINT is maintenance, not this).
 
-    A bulk run calls it after every batch (``warehouse.ingest.ingest``): each batch then pays for
-    writing its own rows, instead of one batch in ~40 paying for all of them when the WAL reaches the
-    automatic threshold (the universe's one 54 s batch among 15-20 s ones); a killed run's build
-    replays at most one batch of WAL when resumed; and the writer's last CHECKPOINT has little left.
-    Measured, 37x in batches of 25 (21 MB of WAL each): ~0.5 s CPU per ~12 s batch."""
+    A bulk run calls it after a batch whose commit leaves at least ``BULK_CHECKPOINT_WAL_BYTES`` of
+    WAL (``warehouse.ingest``; about every third batch of 25), instead of one batch in ~40 paying for
+    all of them when the WAL reaches the automatic threshold (the universe's one 54 s batch among
+    15-20 s ones); a killed run's build replays at most that much WAL and one batch when resumed."""
     if not is_lake(con):
         con.execute("CHECKPOINT")
 

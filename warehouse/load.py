@@ -478,7 +478,7 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, 
             if many is not None:
                 waiting.append((item, ctx, cik))
                 continue
-            documents.flush(con)  # a loader may read source_documents (ownership reads its accessions)
+            documents.flush(con)  # the order the per-document INSERT had; no loader reads source_documents today
             counts = spec.loader(con, ctx, record)
         except RejectedDocument as exc:
             raise _LoaderRejected(item, RejectedDocument(doc.uri, exc.reason)) from exc

@@ -54,7 +54,7 @@ from warehouse.db import bound_memory, fetch_all
 from warehouse.definitions import Definition, discover_definitions
 from warehouse.errors import SchemaError
 from warehouse.stored_rows import KIND as STORED
-from warehouse.stored_rows import discover_stored, refill
+from warehouse.stored_rows import chunks, discover_stored, refill
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 DICTIONARY = "columns.toml"
@@ -208,10 +208,12 @@ def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, 
             _execute(con, d.sql, d.path.name)
         for stmt in dictionary.comment_statements(live_schema(con), view_columns_and_macros=not lake):
             _execute(con, stmt, DICTIONARY)
+        companies: list[list[int]] | None = None  # counted once, for every table refilled
         for s in stored:  # rows computed with other definitions than these (or never): computed again
             if recorded.get(s.name) != wanted[s.name]:
                 try:
-                    refill(con, s)
+                    companies = chunks(con) if companies is None else companies
+                    refill(con, s, companies)
                 except duckdb.Error as exc:
                     raise SchemaError(f"stored/{s.path.name} failed: {exc}") from exc
         con.execute("DELETE FROM schema_definitions")

@@ -65,7 +65,7 @@ def _statements(text: str) -> list[str]:
 def _direct_reads(path: Path, text: str) -> tuple[str, ...]:
     header = _READS.search(text)
     if not header:
-        raise SchemaError(f"{path}: no '-- reads: a, b' header naming the definitions the fill reads")
+        raise SchemaError(f"{path}: no '-- reads: a, b' header naming the definitions it reads")
     if "$ciks" not in text:
         raise SchemaError(f"{path}: computes no company's rows ($ciks): a load could not keep them")
     return tuple(r.strip() for r in header.group(1).split(",") if r.strip())
@@ -109,20 +109,26 @@ def discover_stored(folder: Path, defs: list[Definition]) -> list[StoredRows]:
     return list(found.values())
 
 
-def refill(con: duckdb.DuckDBPyConnection, stored: StoredRows) -> None:
-    """Compute every row of ``stored`` again: the table emptied, then its file run for every company
-    with facts, about FACTS_PER_FILL facts at a time (inside the caller's transaction)."""
-    con.execute(f"DELETE FROM {stored.name}")
-    chunk: list[int] = []
+def chunks(con: duckdb.DuckDBPyConnection) -> list[list[int]]:
+    """Every company with facts, in order, in lists of about FACTS_PER_FILL facts."""
+    found: list[list[int]] = [[]]
     size = 0
     for cik, n in fetch_all(con, "SELECT cik, count(*) FROM facts GROUP BY cik ORDER BY cik"):
-        if chunk and size + n > FACTS_PER_FILL:
-            _run(con, stored.name, stored.statements, chunk)
-            chunk, size = [], 0
-        chunk.append(cik)
+        if found[-1] and size + n > FACTS_PER_FILL:
+            found.append([])
+            size = 0
+        found[-1].append(cik)
         size += n
-    if chunk:
-        _run(con, stored.name, stored.statements, chunk)
+    return [c for c in found if c]
+
+
+def refill(con: duckdb.DuckDBPyConnection, stored: StoredRows, companies: list[list[int]]) -> None:
+    """Compute every row of ``stored`` again (inside the caller's transaction): the table emptied
+    (rows of a company with no facts left go too), then its file run for each list of ``companies``
+    (``chunks``)."""
+    con.execute(f"DELETE FROM {stored.name}")
+    for ciks in companies:
+        _run(con, stored.name, stored.statements, ciks)
 
 
 def _file_statements(root: Path, name: str) -> list[str]:

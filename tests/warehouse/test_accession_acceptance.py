@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import differences
 from pipelines.documents import read_local_document
 from pipelines.parse import parse_document
 from warehouse.db import connect, fetch_all, fetch_value
@@ -37,11 +38,6 @@ def _load(path: Path, *batches: list[Path]) -> None:
         con.close()
 
 
-def _differences(con, a: str, b: str) -> int:
-    return fetch_value(con, f"SELECT count(*) FROM (({a}) EXCEPT ALL ({b}))") + \
-        fetch_value(con, f"SELECT count(*) FROM (({b}) EXCEPT ALL ({a}))")
-
-
 @pytest.fixture(scope="module")
 def warehouses(tmp_path_factory) -> tuple[Path, Path]:
     one = tmp_path_factory.mktemp("one") / "w.duckdb"
@@ -57,7 +53,7 @@ def test_table_is_the_filings_aggregate_whatever_the_order(warehouses):
         try:
             assert fetch_value(con, "SELECT count(*) FROM accession_acceptance") > 2500
             assert fetch_value(con, "SELECT count(*) - count(DISTINCT accession) FROM accession_acceptance") == 0
-            assert _differences(con, "SELECT * FROM accession_acceptance", AGGREGATE) == 0
+            assert differences(con, "SELECT * FROM accession_acceptance", AGGREGATE) == 0
             shared = fetch_value(con, "SELECT count(*) FROM filings a JOIN filings b USING (accession)"
                                       " WHERE a.cik = 1494730 AND b.cik = 1318605")
             assert shared > 50
@@ -72,7 +68,7 @@ def test_known_from_unchanged(warehouses):
             now = """SELECT cik, taxonomy, concept, unit, period_start, period_end, accession, payload_vintage,
                             known_from FROM fact_versions WHERE revision = 0"""
             assert fetch_value(con, "SELECT count(*) FROM fact_versions WHERE known_from_basis = 'acceptance_time'") > 0
-            assert _differences(con, now, KNOWN_FROM_BEFORE) == 0
+            assert differences(con, now, KNOWN_FROM_BEFORE) == 0
         finally:
             con.close()
 
@@ -88,7 +84,7 @@ def test_migration_backfills_a_warehouse_that_already_holds_filings(warehouses, 
     con = connect(path)
     try:
         assert fetch_all(con, "SELECT version FROM schema_migrations WHERE version = 5") == [(5,)]
-        assert _differences(con, "SELECT * FROM accession_acceptance", AGGREGATE) == 0
+        assert differences(con, "SELECT * FROM accession_acceptance", AGGREGATE) == 0
         assert fetch_value(con, "SELECT count(*) FROM accession_acceptance") > 2500
     finally:
         con.close()

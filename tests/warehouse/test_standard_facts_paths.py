@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import COMPANYFACTS_FILES, table_scans
+from helpers import COMPANYFACTS_FILES, NOW, table_scans
+from helpers import differences as _differences
 from pipelines.documents import read_local_document
 from pipelines.parse import parse_document
 from warehouse.db import connect, fetch_all, fetch_value
@@ -22,7 +23,6 @@ from warehouse.sqlfiles import sql
 
 FIX = Path(__file__).parents[1] / "fixtures" / "sec" / "data.sec.gov"
 APPLE_SUBMISSIONS = FIX / "submissions" / "CIK0000320193.json.gz"
-NOW = "TIMESTAMP '9999-12-31 00:00:00'"
 # after every known_from, before the sentinel: the ranking path over every version, i.e. the old
 # definition of standard facts now (company_facts_as_of(ciks, ts) for every company's versions)
 RANKED_NOW = "TIMESTAMP '9999-12-30 00:00:00'"
@@ -43,11 +43,6 @@ def con(tmp_path_factory):
     c = connect(path, read_only=True)
     yield c
     c.close()
-
-
-def _differences(con, a: str, b: str, params=None) -> int:
-    return fetch_value(con, f"SELECT count(*) FROM (({a}) EXCEPT ALL ({b}))", params) + \
-        fetch_value(con, f"SELECT count(*) FROM (({b}) EXCEPT ALL ({a}))", params)
 
 
 def _ciks(con) -> list[int]:

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from helpers import COMPANYFACTS_FILES
+from helpers import COMPANYFACTS_FILES, NOW, differences
 from pipelines.documents import read_local_document
 from pipelines.parse import parse_document
 from warehouse import stored_rows
@@ -16,7 +16,6 @@ from warehouse.errors import SchemaError
 from warehouse.load import Parsed, load_batch
 from warehouse.migrate import schema_dir
 
-NOW = "TIMESTAMP '9999-12-31 00:00:00'"
 COMPUTED = {  # each stored table and the whole computation of its rows by its definitions
     "facts_current_rows": "SELECT * FROM facts_current_of(NULL)",
     "fact_restatements_rows": "SELECT * FROM fact_restatements_of(NULL)",
@@ -25,16 +24,17 @@ COMPUTED = {  # each stored table and the whole computation of its rows by its d
 
 
 def _differences(con, table: str) -> int:
-    a, b = f"SELECT * FROM {table}", COMPUTED[table]
-    return fetch_value(con, f"SELECT count(*) FROM (SELECT * FROM (({a}) EXCEPT ALL ({b}))"
-                          f" UNION ALL SELECT * FROM (({b}) EXCEPT ALL ({a})))")
+    return differences(con, f"SELECT * FROM {table}", COMPUTED[table])
 
 
-def _stale(con) -> dict[str, int]:
+def _stale(con, *, orphans: bool = False) -> dict[str, int]:
     """Rows of every stored table made wrong (as rows computed by older rules would be): every other
-    row deleted. Returns how many rows each table holds now."""
+    row deleted (``orphans``: and one row given to a company with no facts). Returns how many rows
+    each table holds."""
     for table in COMPUTED:
         con.execute(f"DELETE FROM {table} WHERE rowid % 2 = 0")
+        if orphans:
+            con.execute(f"INSERT INTO {table} SELECT * REPLACE (99 AS cik) FROM {table} LIMIT 1")
     return {t: fetch_value(con, f"SELECT count(*) FROM {t}") for t in COMPUTED}
 
 
@@ -69,7 +69,7 @@ def test_a_changed_definition_recomputes_every_table_that_reads_it_company_by_co
     path, schema = warehouse
     con = connect(path)
     try:
-        _stale(con)
+        _stale(con, orphans=True)
         companies = fetch_value(con, "SELECT count(DISTINCT cik) FROM facts")
         assert all(_differences(con, t) > 0 for t in COMPUTED)
     finally:
@@ -151,9 +151,9 @@ def test_a_refill_runs_under_the_writers_memory_limit(tmp_path, monkeypatch):
     seen: list[str] = []
     refill = stored_rows.refill
 
-    def watched(con, stored):
+    def watched(con, stored, companies):
         seen.append(fetch_value(con, "SELECT current_setting('memory_limit')"))
-        refill(con, stored)
+        refill(con, stored, companies)
 
     monkeypatch.setattr("warehouse.migrate.refill", watched)
     con = connect(tmp_path / "w.duckdb")  # a new warehouse: every stored table filled (empty)
@@ -162,3 +162,20 @@ def test_a_refill_runs_under_the_writers_memory_limit(tmp_path, monkeypatch):
         assert fetch_value(con, "SELECT current_setting('memory_limit')") != "286.1 MiB"
     finally:
         con.close()
+
+
+def test_loads_keep_every_stored_table_in_dependency_order(tmp_path, monkeypatch):
+    """A load runs the file of every stored table for the companies it changed, a table after the
+    stored tables it reads: a new file in schema/stored/ that loads did not keep would fail here."""
+    root = schema_dir()
+    order = [s.name for s in stored_rows.discover_stored(root / "stored", discover_definitions(root / "definitions"))]
+    con = connect(tmp_path / "w.duckdb")
+    try:
+        kept: list[str] = []
+        run = stored_rows._run
+        monkeypatch.setattr(stored_rows, "_run", lambda c, name, st, ciks: (kept.append(name), run(c, name, st, ciks)))
+        doc = read_local_document(COMPANYFACTS_FILES[0])
+        assert load_batch(con, [Parsed(doc, parse_document(doc)[1])], raw_dir=tmp_path / "raw").status == "succeeded"
+    finally:
+        con.close()
+    assert kept == order
