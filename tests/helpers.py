@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
+import shutil
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -86,6 +87,16 @@ def sound_state(db: Path) -> dict:
 
 # "now" for the as-of definitions: their rows as of the end of time (what the stored tables hold)
 NOW = "TIMESTAMP '9999-12-31 00:00:00'"
+
+
+def private_schema(tmp_path: Path, monkeypatch) -> Path:
+    """A private copy of schema/ that warehouses opened in this test use (EDGAR_WAREHOUSE_SCHEMA_DIR)."""
+    from warehouse.migrate import schema_dir
+
+    folder = tmp_path / "schema"
+    shutil.copytree(schema_dir(), folder)
+    monkeypatch.setenv("EDGAR_WAREHOUSE_SCHEMA_DIR", str(folder))
+    return folder
 
 
 def differences(con: duckdb.DuckDBPyConnection, a: str, b: str, params=None) -> int:

@@ -7,18 +7,16 @@ comes from true acceptance times where the filings are loaded)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from helpers import COMPANYFACTS_FILES, NOW, table_scans
+from helpers import COMPANYFACTS_FILES, NOW, private_schema, table_scans
 from helpers import differences as _differences
 from pipelines.documents import read_local_document
 from pipelines.parse import parse_document
 from warehouse.db import connect, fetch_all, fetch_value
 from warehouse.load import Parsed, load_batch
-from warehouse.migrate import schema_dir
 from warehouse.sqlfiles import sql
 
 FIX = Path(__file__).parents[1] / "fixtures" / "sec" / "data.sec.gov"
@@ -189,9 +187,7 @@ def test_changed_rules_or_chains_recompute_the_stored_rows(tmp_path, monkeypatch
     """A changed chain (standard_concepts.csv) or rule definition (ytd_steps_one_quarter), applied
     when a writer opens the warehouse, recomputes standard_facts_rows in the same transaction: the
     stored rows equal what the new definitions compute, for every company."""
-    schema = tmp_path / "schema"
-    shutil.copytree(schema_dir(), schema)
-    monkeypatch.setenv("EDGAR_WAREHOUSE_SCHEMA_DIR", str(schema))
+    schema = private_schema(tmp_path, monkeypatch)
     path = tmp_path / "w.duckdb"
     con = connect(path)
     try:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from helpers import COMPANYFACTS_FILES, NOW, differences
+from helpers import COMPANYFACTS_FILES, NOW, differences, load_files, private_schema
 from pipelines.documents import read_local_document
 from pipelines.parse import parse_document
 from warehouse import stored_rows
@@ -41,14 +39,11 @@ def _stale(con, *, orphans: bool = False) -> dict[str, int]:
 @pytest.fixture
 def warehouse(tmp_path, monkeypatch):
     """Three companies loaded, with a private copy of schema/ the warehouse uses."""
-    schema = tmp_path / "schema"
-    shutil.copytree(schema_dir(), schema)
-    monkeypatch.setenv("EDGAR_WAREHOUSE_SCHEMA_DIR", str(schema))
+    schema = private_schema(tmp_path, monkeypatch)
     path = tmp_path / "w.duckdb"
     con = connect(path)
     try:
-        items = [Parsed(doc, parse_document(doc)[1]) for doc in map(read_local_document, COMPANYFACTS_FILES[:3])]
-        assert load_batch(con, items, raw_dir=tmp_path / "raw").status == "succeeded"
+        assert load_files(con, COMPANYFACTS_FILES[:3], tmp_path / "raw").status == "succeeded"
         for table in COMPUTED:
             assert fetch_value(con, f"SELECT count(*) FROM {table}") > 0, table
             assert _differences(con, table) == 0, table
