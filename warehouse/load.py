@@ -134,7 +134,8 @@ _DOCUMENT_COLUMNS = (
 
 class _DocumentRows:
     """The source_documents rows of one batch attempt: ids max + 1 read once, then counted up; the
-    rows written together by ``flush`` (one INSERT from Arrow), before any loader runs and at the end.
+    rows written together by ``flush`` (one INSERT from Arrow) at the end of the batch's loading
+    (no loader reads source_documents).
 
     Ids are assigned here (the one writer, inside the batch's transaction), not by the column's
     sequence default: the same statements then run on DuckLake, which has no sequences. Rows are not
@@ -464,7 +465,6 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, 
         spec = LOADERS.get(type(record).__name__)
         many = spec.many if together and spec is not None else None
         if waiting and (many is not _many_of(waiting) or any(c == cik for _, _, c in waiting)):
-            documents.flush(con)
             _store_together(con, waiting, report)
         try:
             if spec is None:
@@ -478,7 +478,6 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, 
             if many is not None:
                 waiting.append((item, ctx, cik))
                 continue
-            documents.flush(con)  # the order the per-document INSERT had; no loader reads source_documents today
             counts = spec.loader(con, ctx, record)
         except RejectedDocument as exc:
             raise _LoaderRejected(item, RejectedDocument(doc.uri, exc.reason)) from exc
