@@ -17,7 +17,8 @@ from pipelines.inline_xbrl import numeric_text, parse_inline_xbrl, text_value
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "filings"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "edgar-samples" / "filings"
-VENDORED = sorted(FIX.glob("*/*.htm.gz"))
+VENDORED = sorted(p for p in FIX.glob("*/*.htm.gz")  # the inline-XBRL ones (the folder has every era's filings)
+                  if b"inlineXBRL" in gzip.decompress(p.read_bytes())[:20_000])
 SHARED_INLINE = sorted(p for p in SHARED.glob("**/*.htm*") if b"inlineXBRL" in p.read_bytes()[:20_000]) \
     if SHARED.exists() else []
 
