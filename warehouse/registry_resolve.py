@@ -19,6 +19,7 @@ HOLDING HOLDINGS GROUP THE DE NEW
 _NON_ALNUM = re.compile(r"[^A-Z0-9]+")
 
 EXACT, CORE, PREFIX, WORDS, FUZZY = 1.0, 0.9, 0.7, 0.5, 0.4
+FUZZY_RATIO = 0.85  # spelling similarity (difflib's ratio) a fuzzy match needs
 CLEAR_MARGIN = 0.5  # a name resolves only if no other candidate scores at least this
 
 
@@ -57,24 +58,46 @@ def _core(words: list[str]) -> list[str]:
     return core or words
 
 
+class NameScorer:
+    """Scores names against one query: the query's words are split once, and names that cannot reach
+    the fuzzy threshold are ruled out by bounds before difflib runs (same scores as comparing each)."""
+
+    def __init__(self, query: str):
+        self.words = _words(query)
+        self.core = _core(self.words)
+        self.text = " ".join(self.core)
+        self.core_set = set(self.core)
+
+    def __call__(self, name: str) -> tuple[float, str]:
+        q, n = self.words, _words(name)
+        if not q or not n:
+            return 0.0, ""
+        if q == n:
+            return EXACT, "exact name"
+        qc, nc = self.core, _core(n)
+        if qc == nc:
+            return CORE, "same name apart from legal form"
+        if nc[:len(qc)] == qc:
+            return PREFIX, "name starts with the query"
+        if self.core_set <= set(nc):
+            return WORDS, "name contains every word of the query"
+        a, b = self.text, " ".join(nc)
+        # difflib's ratio() is at most 2*min(len)/(len+len), and at most quick_ratio(): most names are
+        # ruled out by length, most of the rest by characters, before the full comparison runs
+        if 2 * min(len(a), len(b)) < FUZZY_RATIO * (len(a) + len(b)):
+            return 0.0, ""
+        matcher = SequenceMatcher(None, a, b)
+        if matcher.quick_ratio() < FUZZY_RATIO:
+            return 0.0, ""
+        ratio = matcher.ratio()
+        if ratio >= FUZZY_RATIO:
+            return round(FUZZY * ratio, 3), f"similar spelling ({ratio:.2f})"
+        return 0.0, ""
+
+
 def score_name(query: str, name: str) -> tuple[float, str]:
     """How well ``name`` matches ``query`` (0 = not at all) and why. Pure; case and punctuation blind."""
-    q, n = _words(query), _words(name)
-    if not q or not n:
-        return 0.0, ""
-    if q == n:
-        return EXACT, "exact name"
-    qc, nc = _core(q), _core(n)
-    if qc == nc:
-        return CORE, "same name apart from legal form"
-    if nc[:len(qc)] == qc:
-        return PREFIX, "name starts with the query"
-    if set(qc) <= set(nc):
-        return WORDS, "name contains every word of the query"
-    ratio = SequenceMatcher(None, " ".join(qc), " ".join(nc)).ratio()
-    if ratio >= 0.85:
-        return round(FUZZY * ratio, 3), f"similar spelling ({ratio:.2f})"
-    return 0.0, ""
+    return NameScorer(query)(name)
 
 
 def _registry(con: duckdb.DuckDBPyConnection) -> dict[int, tuple[str, set[str], set[str]]]:
@@ -127,11 +150,12 @@ def resolve(con: duckdb.DuckDBPyConnection, query: str, *, limit: int = 10) -> R
                           message=f"ticker {key} is listed for {len(cands)} companies; will not guess")
 
     former = _former_names(con)
+    score = NameScorer(q)
     scored: list[Candidate] = []
     for cik, (disp, names, ticks) in reg.items():
-        best = max((score_name(q, n) for n in names), key=lambda s: s[0])
+        best = max((score(n) for n in names), key=lambda s: s[0])
         for old, since, until in former.get(cik, []):
-            s, why = score_name(q, old)
+            s, why = score(old)
             if s > best[0]:
                 span = f"{since or '?'} to {until or '?'}"
                 best = (s, f"former name {old!r} ({span}); now {disp!r}" + (f" ({why})" if why else ""))

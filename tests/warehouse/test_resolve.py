@@ -69,3 +69,26 @@ def test_score_name():
     assert score_name("apple", "Apple Inc.")[0] == 0.9
     assert score_name("apple", "Apple Hospitality REIT, Inc.")[0] == 0.7
     assert score_name("apple", "Pineapple Financial Inc.")[0] == 0.0
+
+
+def test_fuzzy_bounds_never_change_a_score():
+    """The length and character bounds only skip names difflib's full ratio would refuse: every name of the
+    vendored ticker file scores as the plain comparison scores it (a bound that cut a match fails here)."""
+    import gzip
+    import json
+    from difflib import SequenceMatcher
+
+    from warehouse.registry_resolve import FUZZY, FUZZY_RATIO, NameScorer, _core, _words
+
+    names = [v["title"] for v in json.loads(gzip.decompress(PATHS[0].read_bytes())).values()]
+    fuzzy: dict[str, int] = {}
+    for query in ["Berkshre Hathaway", "Mcrosoft", "Nvidea"]:
+        score, qtext = NameScorer(query), " ".join(_core(_words(query)))
+        for name in names:
+            got = score(name)
+            if got[1].startswith("similar spelling") or got[0] == 0.0:
+                ratio = SequenceMatcher(None, qtext, " ".join(_core(_words(name)))).ratio()
+                want = round(FUZZY * ratio, 3) if ratio >= FUZZY_RATIO else 0.0
+                assert got[0] == want, (query, name, got, ratio)
+                fuzzy[query] = fuzzy.get(query, 0) + (got[0] > 0)
+    assert fuzzy["Berkshre Hathaway"] and fuzzy["Mcrosoft"], fuzzy  # the fuzzy branch was reached
