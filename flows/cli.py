@@ -140,7 +140,7 @@ def init() -> None:
 
 @command()
 def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz accepted), folders (walked recursively) or zips (every member); kind detected from content.")],
-         accession: Annotated[str | None, typer.Option(help="Accession for a single ownership XML whose name carries none.")] = None,
+         accession: Annotated[str | None, typer.Option(help="Accession for a single ownership XML or inline-XBRL document whose name carries none.")] = None,
          batch_size: Annotated[int, typer.Option(help="Commit every N documents (bulk loads); 0 = the whole run in one transaction.")] = 0,
          task_runner: Annotated[str, typer.Option(help="Parse fan-out: `local` (a process per core, no Prefect) or `dask` (a Prefect flow on Dask workers; flows/scale.py).")] = "local",
          dask_workers: Annotated[int | None, typer.Option(help="Dask: worker processes of the local cluster [default: one per core].")] = None,

@@ -13,9 +13,12 @@ KINDS = (
     "company_tickers",
     "company_tickers_exchange",
     "ownership",
+    "inline_xbrl",
     "daily_index",
 )
 
+_INLINE_XBRL = b"http://www.xbrl.org/2013/inlineXBRL"  # the ix namespace, declared on the root
+_IX_HEADER = re.compile(rb"<[A-Za-z0-9_.-]+:header[\s>]")
 _HTML = re.compile(rb"^\s*(<!doctype html|<html)", re.IGNORECASE)
 
 
@@ -24,6 +27,8 @@ def detect_kind(body: bytes, *, document: str) -> str:
     head = body[:4096].lstrip()
     if not head:
         raise RejectedDocument(document, "empty body")
+    if _INLINE_XBRL in body[:20_000] and _IX_HEADER.search(body):
+        return "inline_xbrl"
     if _HTML.match(head):
         raise RejectedDocument(document, "an HTML page, not an SEC data payload (throttle or error page?)")
     if head[:1] in (b"{", b"["):

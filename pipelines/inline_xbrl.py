@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import PurePosixPath
+from typing import ClassVar
 from xml.parsers import expat
 
 from pipelines.errors import RejectedDocument
@@ -92,6 +93,7 @@ class InlineFact:
 class InlineXbrlDocument:
     """The facts of one inline-XBRL document, in document order of their first occurrence."""
 
+    kind: ClassVar[str] = "inline_xbrl"
     document: str
     accession: str | None
     cik: int | None

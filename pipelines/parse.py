@@ -76,6 +76,16 @@ def _ownership(doc: Document) -> Any:
     return parse_ownership(doc.body, document=doc.uri, accession=doc.accession)
 
 
+def _inline_xbrl(doc: Document) -> Any:
+    from pipelines.inline_xbrl import accession_from_name, parse_inline_xbrl
+
+    accession = doc.accession or accession_from_name(_file_name(doc))
+    if accession is None:
+        raise RejectedDocument(doc.uri, "an inline-XBRL document whose accession is unknown: name the file by "
+                                        "its accession (0000320193-25-000079_...) or give it (load --accession)")
+    return parse_inline_xbrl(doc.body, document=doc.uri, accession=accession)
+
+
 @dataclass(frozen=True)
 class DocumentKind:
     """One loadable kind of SEC payload: its name (``source_documents.kind``), its parser, and the
@@ -93,6 +103,7 @@ KINDS: dict[str, DocumentKind] = {k.name: k for k in (
     DocumentKind("submissions_page", _submissions_page, "SubmissionsPage"),
     DocumentKind("companyfacts", _companyfacts, "CompanyFacts"),
     DocumentKind("ownership", _ownership, "OwnershipFiling"),
+    DocumentKind("inline_xbrl", _inline_xbrl, "InlineXbrlDocument"),
 )}
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from warehouse.load import Loader, ManyLoader
 from warehouse.load_companyfacts import load_companyfacts, load_companyfacts_many
+from warehouse.load_inline_xbrl import load_inline_xbrl
 from warehouse.load_ownership import load_ownership
 from warehouse.load_submissions import load_company_tickers, load_submissions, load_submissions_page
 
@@ -34,4 +35,5 @@ LOADERS: dict[str, RecordLoader] = {r.record_type: r for r in (
     RecordLoader("SubmissionsPage", load_submissions_page, 2),
     RecordLoader("CompanyFacts", load_companyfacts, 3, load_companyfacts_many),
     RecordLoader("OwnershipFiling", load_ownership, 3),
+    RecordLoader("InlineXbrlDocument", load_inline_xbrl, 3),
 )}
