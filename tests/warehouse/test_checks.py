@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -66,3 +67,63 @@ def test_unknown_check_is_a_typed_error(loaded):
     con, _ = loaded
     with pytest.raises(MetricsError):
         run_check(con, "no_such_check")
+
+
+# --- positive controls: each check must flag a value doctored in a copy of real data ------------------
+
+APPLE = COMPANYFACTS_DIR / "CIK0000320193.json.gz"
+# (check, concept, period_start, period_end, amount added to every version of that one fact key, the
+# period the check must flag): each far past the check's 0.5 % tolerance, in a check the others'
+# doctoring cannot trip. quarters_sum_to_year flags the fiscal year whose quarters no longer add up.
+DOCTORED = (
+    ("gross_profit_identity", "GrossProfit", "2022-09-25", "2023-09-30", 10_000_000_000,   # FY2023, +5.9 %
+     ("2022-09-25", "2023-09-30")),
+    ("balance_sheet_identity", "Assets", None, "2023-07-01", 10_000_000_000,              # Q3 FY2023, +3 %
+     ("None", "2023-07-01")),
+    ("quarters_sum_to_year", "NetIncomeLoss", "2023-04-02", "2023-07-01", 2_000_000_000,   # Q3 of FY2023
+     ("2022-09-25", "2023-09-30")),
+)
+
+
+def doctor(src, dest, changes=DOCTORED):
+    """Copy of the companyfacts file ``src`` at ``dest`` with each change's fact key (every version)
+    moved by its amount; fails when a change matches no fact (the control would test nothing)."""
+    body = json.loads(gzip.decompress(src.read_bytes()))
+    for _, concept, start, end, amount, _ in changes:
+        hits = [v for v in body["facts"]["us-gaap"][concept]["units"]["USD"]
+                if v.get("start") == start and v["end"] == end]
+        assert hits, (concept, start, end)
+        for v in hits:
+            v["val"] += amount
+    dest.write_bytes(gzip.compress(json.dumps(body).encode()))
+    return dest
+
+
+def offenders(con, check: str, cik: int) -> set[tuple]:
+    """The offending rows of ``check`` for ``cik`` by their grain (severity and values left out)."""
+    keep = ("standard_concept", "period_start", "period_end", "unit", "identity", "fiscal_year")
+    return {tuple((k, str(r[k])) for k in keep if k in r) for r in run_check(con, check) if r["cik"] == cik}
+
+
+@pytest.fixture(scope="module")
+def doctored(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("doctored")
+    c = connect(tmp / "w.duckdb")
+    report = load_files(c, [doctor(APPLE, tmp / APPLE.name)], tmp / "raw")
+    assert report.status == "succeeded", report.summary()
+    yield c
+    c.close()
+
+
+@pytest.mark.parametrize("check, concept, start, end, amount, flags", DOCTORED, ids=[d[0] for d in DOCTORED])
+def test_each_check_flags_the_one_value_doctored_in_a_copy_of_real_data(loaded, doctored, check, concept,
+                                                                        start, end, amount, flags):
+    """A check that always returns nothing would pass the tests above; this one cannot: Apple's real
+    file is loaded beside a copy with one fact key moved per check, and the check newly flags the
+    period that value breaks (for a fiscal year also the fourth quarter derived from it, FY - 9M:
+    same period end), nothing else."""
+    real, _ = loaded
+    new = [dict(f) for f in offenders(doctored, check, 320193) - offenders(real, check, 320193)]
+    flag_start, flag_end = flags
+    assert new and {f["period_end"] for f in new} == {flag_end}, (check, new)
+    assert [f for f in new if f.get("period_start", "None") == flag_start], (check, new)
