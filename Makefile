@@ -8,7 +8,7 @@ export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS ?= 90
 export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
-.PHONY: help setup demo test lint bench clean
+.PHONY: help setup demo test check lint docs bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
@@ -43,6 +43,9 @@ demo: ## build a real warehouse ($(DB)) from bundled recorded SEC responses (no 
 
 test: lint ## lint (layer rules included) and run the test suite
 	$(BIN)/pytest -q
+
+docs: ## write the generated reference: docs/data-dictionary.md (a test fails when it is stale)
+	$(BIN)/python scripts/data_dictionary.py
 
 lint: ## ruff, with per-folder import bans that keep the three layers apart
 	$(BIN)/ruff check pipelines warehouse flows tests

@@ -21,7 +21,7 @@ from pipelines.errors import RejectedDocument
 from warehouse.ingest import ingest
 from warehouse.load import BatchReport, Rejected
 
-DEFAULT_BATCH_SIZE = 25  # members per commit: bounds memory (bodies + records of one batch); 25 measured best (README)
+DEFAULT_BATCH_SIZE = 25  # members per commit: bounds memory (bodies + records of one batch); 25 measured best (docs/benchmarks.md)
 
 
 def items(paths: Iterable[Path], *, accession: str | None = None) -> Iterator[Document | Rejected]:

@@ -354,7 +354,7 @@ def nightly(
     insider_history_days: Annotated[int, typer.Option(help="A company fetched whole gets the Forms 3/4/5 of this many days.")] = 90,
 ) -> None:
     """Run the incremental nightly once over the tracked universe: daily indexes since each company's
-    last sync, then only what changed (see README, Nightly)."""
+    last sync, then only what changed (see docs/operations.md, Nightly)."""
     from flows.nightly import run_nightly
 
     if not replay:

@@ -80,7 +80,7 @@ def bound_memory(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _damaged(p: Path, exc: duckdb.Error) -> DamagedWarehouse:
-    """One line naming the file, what is wrong and the documented recovery (README: Recovery)."""
+    """One line naming the file, what is wrong and the documented recovery (docs/operations.md: Recovery)."""
     p = published_path_for(p)  # a writer's build copy is damaged because the published file is
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if "WAL" in str(exc):

@@ -179,3 +179,43 @@ def live_schema(con: duckdb.DuckDBPyConnection) -> LiveSchema:
     macros = dict(fetch_all(con, f"SELECT DISTINCT function_name, function_type FROM duckdb_functions()"
                                  f" WHERE {_MAIN} AND function_type IN ('macro', 'table_macro')"))
     return LiveSchema({n: (k, tuple(columns.get(n, ()))) for n, k in sorted(kinds.items())}, macros)
+
+
+def markdown(con: duckdb.DuckDBPyConnection) -> str:
+    """docs/data-dictionary.md: every table, view, column and macro of the open warehouse with its
+    type and COMMENT (the dictionary's text as the database holds it), then the vocabulary lists.
+    ``scripts/data_dictionary.py`` writes it; a test fails when the file differs."""
+    from warehouse.vocabulary import vocabulary_lists
+
+    def cell(text: object) -> str:
+        return " ".join(str(text or "").split()).replace("|", "\\|")
+
+    rels = fetch_all(con, f"SELECT table_name, 'table', comment FROM duckdb_tables() WHERE {_MAIN} AND NOT temporary"
+                          f" UNION ALL SELECT view_name, 'view', comment FROM duckdb_views()"
+                          f" WHERE {_MAIN} AND NOT temporary ORDER BY 1")
+    cols: dict[str, list[tuple[str, str, str]]] = {}
+    for table, column, dtype, comment in fetch_all(
+            con, f"SELECT table_name, column_name, data_type, comment FROM duckdb_columns() WHERE {_MAIN}"
+                 " ORDER BY table_name, column_index"):
+        cols.setdefault(table, []).append((column, dtype, comment))
+    macros = fetch_all(con, f"SELECT function_name, any_value(function_type), any_value(comment),"
+                            f" string_agg(DISTINCT array_to_string(parameters, ', '), ' | '"
+                            f" ORDER BY array_to_string(parameters, ', '))"
+                            f" FROM duckdb_functions() WHERE {_MAIN} AND function_type IN ('macro', 'table_macro')"
+                            " GROUP BY 1 ORDER BY 1")
+    out = ["# Data dictionary", "",
+           "Generated from `schema/columns.toml` (and the lists below from their one source) by",
+           "`make docs` (`python scripts/data_dictionary.py`); do not edit by hand:",
+           "`tests/warehouse/test_data_dictionary.py` fails when this file is stale. The same text is in the",
+           "database: `SELECT table_name, column_name, comment FROM duckdb_columns()`.", "",
+           "| name | kind | what |", "|---|---|---|"]
+    out += [f"| [`{n}`](#{n}) | {k} | {cell(c)} |" for n, k, c in rels]
+    out += [f"| `{n}({cell(p)})` | {'table macro' if k == 'table_macro' else 'macro'} | {cell(c)} |"
+            for n, k, c, p in macros]
+    for title, (source, names) in vocabulary_lists().items():
+        out += ["", f"## {title}", "", f"From {source}:", "", ", ".join(f"`{n}`" for n in names) + "."]
+    for name, kind, comment in rels:
+        out += ["", f"## {name}", "", f"{kind.capitalize()}. {cell(comment)}", "",
+                "| column | type | what |", "|---|---|---|"]
+        out += [f"| `{c}` | {cell(t)} | {cell(d)} |" for c, t, d in cols.get(name, [])]
+    return "\n".join(out) + "\n"

@@ -3,6 +3,7 @@ plain-English aliases, and a "did you mean" list for names that match nothing.""
 
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass
 from difflib import get_close_matches
 
@@ -52,6 +53,26 @@ def metric_names() -> list[str]:
     """Derived metrics: one rule file each in warehouse/sql/metrics/ (discrete_quarters derives
     quarters of standard concepts and is not a metric name)."""
     return [n for n in sql_names("metrics") if n != "discrete_quarters"]
+
+
+def standard_concept_names() -> list[str]:
+    """Standard concepts in the order of schema/definitions/standard_concepts.csv (the table's rows)."""
+    from warehouse.migrate import schema_dir
+
+    with (schema_dir() / "definitions" / "standard_concepts.csv").open(encoding="utf-8", newline="") as f:
+        return list(dict.fromkeys(row["standard_concept"] for row in csv.DictReader(f)))
+
+
+def vocabulary_lists() -> dict[str, tuple[str, list[str]]]:
+    """Every list of names the docs, the column comments and the MCP tool descriptions show, each
+    from its one source: title -> (where it comes from, names)."""
+    from pipelines.detect import KINDS
+    from warehouse.checks import check_names
+
+    return {"Derived metrics": ("warehouse/sql/metrics/ (one rule file each)", metric_names()),
+            "Standard concepts": ("schema/definitions/standard_concepts.csv", standard_concept_names()),
+            "Data-quality checks": ("warehouse/sql/checks/ (one file each)", check_names()),
+            "Document kinds": ("pipelines/detect.py KINDS", list(KINDS))}
 
 
 def concept_names(con: duckdb.DuckDBPyConnection) -> list[str]:

@@ -10,6 +10,7 @@ import duckdb
 import pytest
 
 from helpers import BACKENDS, backend_env
+from scripts.data_dictionary import DEFAULT, generate
 from warehouse.db import connect, fetch_all
 
 
@@ -77,3 +78,9 @@ def test_every_macro_has_a_comment(con):
         return
     missing = sorted(f"{t} {n}" for n, t, c in rows if not (c or "").strip())
     assert not missing, "no COMMENT ON MACRO: " + ", ".join(missing)
+
+
+def test_the_generated_data_dictionary_in_docs_is_current():
+    """docs/data-dictionary.md is what a fresh warehouse's comments and the vocabulary lists say now."""
+    assert DEFAULT.read_text(encoding="utf-8") == generate(), (
+        f"{DEFAULT.name} is stale: run `make docs` (python scripts/data_dictionary.py) and commit it")
