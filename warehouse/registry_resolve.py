@@ -132,7 +132,7 @@ def resolve(con: duckdb.DuckDBPyConnection, query: str, *, limit: int = 10) -> R
     reg = _registry(con)
 
     digits = q[3:] if q.upper().startswith("CIK") else q
-    if digits.isdigit():
+    if digits.isascii() and digits.isdigit() and len(digits) <= 10:  # '²' is a digit int() refuses
         cik = int(digits)
         if cik in reg:
             return Resolution(query, "resolved", "cik", cik, reg[cik][0], message=f"CIK {cik}")

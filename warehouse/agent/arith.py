@@ -2,17 +2,21 @@
 
 The formula is parsed with :mod:`ast` and walked over a whitelist; nothing is ever evaluated by
 Python (no ``eval``, no names but claim ids, no calls, no attributes, no ``**``). Numbers are exact
-:class:`~decimal.Decimal` taken from the formula's own text.
+:class:`~decimal.Decimal` taken from the formula's own text, computed in :data:`ARITH`: 100 digits
+(claim values have at most 40) and exponents bounded at +-999, so a result beyond 1e999 is a
+FormulaError, never an exception of :mod:`decimal`.
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from decimal import Context, Decimal, DivisionByZero, InvalidOperation, localcontext
+from decimal import Context, Decimal, DivisionByZero, InvalidOperation, Overflow, localcontext
 
 MAX_FORMULA_CHARS = 500
 MAX_DEPTH = 40
+MAX_EXPONENT = 999
+ARITH = Context(prec=100, Emax=MAX_EXPONENT, Emin=-MAX_EXPONENT, traps=[InvalidOperation, DivisionByZero, Overflow])
 
 _OPS: dict[type[ast.operator], Callable[[Decimal, Decimal], Decimal]] = {
     ast.Add: lambda a, b: a + b,
@@ -44,11 +48,13 @@ def references(formula: str) -> list[str]:
 
 def evaluate(formula: str, value_of: Callable[[str], Decimal]) -> Decimal:
     """The formula's exact value; ``value_of(claim_id)`` supplies each referenced claim's value."""
-    with localcontext(Context(prec=50)):
+    with localcontext(ARITH) as ctx:
         try:
-            return _walk(_parse(formula), formula, value_of, 0, evaluate=True)
+            return ctx.plus(_walk(_parse(formula), formula, value_of, 0, evaluate=True))
         except (DivisionByZero, InvalidOperation, ZeroDivisionError):
             raise FormulaError("division by zero") from None
+        except Overflow:
+            raise FormulaError(f"a result or number beyond 1e{MAX_EXPONENT}") from None
 
 
 def _walk(node: ast.AST, source: str, value_of: Callable[[str], Decimal], depth: int, *, evaluate: bool) -> Decimal:
@@ -62,8 +68,10 @@ def _walk(node: ast.AST, source: str, value_of: Callable[[str], Decimal], depth:
         operand = _walk(node.operand, source, value_of, depth + 1, evaluate=evaluate)
         return -operand if isinstance(node.op, ast.USub) else operand
     if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        if not evaluate:
+            return Decimal(0)
         text = ast.get_source_segment(source.strip(), node) or repr(node.value)
-        return Decimal(text.replace("_", ""))
+        return +Decimal(text.replace("_", ""))  # in the context: a number beyond its exponents overflows
     if isinstance(node, ast.Name):
         return value_of(node.id)
     raise FormulaError(f"{type(node).__name__} is not allowed: only numbers, claim ids, + - * / and parentheses")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
-from decimal import Decimal
+from decimal import Context, Decimal
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, Field, PlainSerializer
@@ -30,8 +30,13 @@ def _utc(value: datetime) -> datetime:
 #: A point in time in UTC, always written with its zone so no reader takes it for local time.
 UtcTime = Annotated[datetime, AfterValidator(_utc)]
 
+def normalized(d: Decimal) -> Decimal:
+    """``d`` without trailing zeros, exactly (``Decimal.normalize`` in the default context rounds to 28 digits)."""
+    return d.normalize(Context(prec=max(len(d.as_tuple().digits), 1)))
+
+
 #: An exact decimal, written in JSON as its plain digits (391035000000, 0.2021994), never a float.
-Exact = Annotated[Decimal, PlainSerializer(lambda d: format(d.normalize(), "f"), return_type=str, when_used="json")]
+Exact = Annotated[Decimal, PlainSerializer(lambda d: format(normalized(d), "f"), return_type=str, when_used="json")]
 
 
 class ToolError(BaseModel):

@@ -14,14 +14,20 @@ What counts as a number (the orphan-number rule of the claim verifier):
 A number is *backed* by a claim value when rounding the claim value (half up, sign ignored) to
 the precision the number was written with gives the number: $391.0B (precision 0.1 billion) is
 backed by 391,035,000,000; 17.8% by a derived claim of 17.83 (percent).
+
+Everything here is exact whatever the size of the numbers (no decimal context can round or trap:
+values are built from their digits, rounding is decided by comparing with the exact half-way
+points), and linear in the text: claim ids are masked in one pass, and :class:`Backing` answers
+"is this number backed" by a binary search over the sorted claim values.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 
 _SCALES = {"thousand": 3, "k": 3, "million": 6, "m": 6, "mn": 6, "billion": 9, "b": 9, "bn": 9,
            "trillion": 12, "t": 12, "tn": 12}
@@ -58,12 +64,16 @@ class Mention:
     start: int
 
 
+_WORD = re.compile(r"\w+")
+
+
 def mentions(text: str, claim_ids: Iterable[str] = ()) -> list[Mention]:
-    """Every number in ``text`` under the rule above, in order."""
+    """Every number in ``text`` under the rule above, in order. Claim ids are words (``\\w+``): a
+    whole word that is one is not a number; pass a set when calling for many texts."""
+    ids = claim_ids if isinstance(claim_ids, set | frozenset) else set(claim_ids)
     masked = _NOT_NUMBERS.sub(lambda m: " " * len(m.group()), text or "")
-    for cid in sorted(set(claim_ids), key=len, reverse=True):
-        if cid:
-            masked = re.sub(rf"(?<![\w]){re.escape(cid)}(?![\w])", lambda m: " " * len(m.group()), masked)
+    if ids:
+        masked = _WORD.sub(lambda m: " " * len(m.group()) if m.group() in ids else m.group(), masked)
     found = []
     for m in _NUMBER.finditer(masked):
         digits, frac = m.group("int").replace(",", ""), m.group("frac") or ""
@@ -75,20 +85,56 @@ def mentions(text: str, claim_ids: Iterable[str] = ()) -> list[Mention]:
             continue  # a year
         exponent = _SCALES[scale_word.lower()] if scale_word else 0
         decimals = len(frac) - 1 if frac else 0
-        value = Decimal(digits + frac).scaleb(exponent)
-        quantum = Decimal(1).scaleb(exponent - decimals)
+        value = Decimal(f"{digits}{frac}E{exponent}")  # exact: no context rounds a long number
+        quantum = Decimal(f"1E{exponent - decimals}")
         found.append(Mention(text=text[m.start():m.end()].strip(), value=value, quantum=quantum,
                              percent=bool(pct), start=m.start()))
     return found
 
 
-def rounds_to(value: Decimal, quantum: Decimal) -> Decimal:
-    """``value`` rounded half up to a multiple of ``quantum`` (sign kept)."""
-    return (value / quantum).quantize(Decimal(1), rounding=ROUND_HALF_UP) * quantum
+def rounds_to(value: Decimal, quantum: Decimal, target: Decimal) -> bool:
+    """True when ``value`` rounded half up (ties away from zero) to a multiple of ``quantum`` (a power
+    of ten) is ``target``, decided exactly for finite decimals of any size: no context rounds or traps."""
+    lo, hi = _around(target.copy_abs(), quantum)
+    if target != 0 and (value < 0) != (target < 0):
+        return False
+    a = value.copy_abs()  # abs() would round to the context
+    return a < hi if target == 0 else lo <= a < hi
+
+
+_EXACT = Context(prec=10**7)  # wider than any number a brief can hold: + and - are exact
+
+
+def _around(target: Decimal, quantum: Decimal) -> tuple[Decimal, Decimal]:
+    """The exact half-way points below and above ``target`` (>= 0) at ``quantum``: values in [lo, hi)
+    round half up to it."""
+    half = Decimal(f"5E{quantum.adjusted() - 1}")
+    return _EXACT.subtract(target, half), _EXACT.add(target, half)
+
+
+def rounded(value: Decimal, quantum: Decimal) -> Decimal:
+    """``value`` rounded half up to a multiple of ``quantum``, exactly (the context is as wide as the result)."""
+    digits = max(value.adjusted() - quantum.as_tuple().exponent + 2, 1)  # type: ignore[operator]
+    return value.quantize(quantum, rounding=ROUND_HALF_UP, context=Context(prec=digits))
 
 
 def backed_by(mention: Mention, value: Decimal | None) -> bool:
     """True when ``value`` written to the mention's precision is the mention (sign ignored)."""
     if value is None:
         return False
-    return rounds_to(abs(value), mention.quantum) == mention.value
+    return rounds_to(value.copy_abs(), mention.quantum, mention.value)
+
+
+class Backing:
+    """The claim values of a brief, sorted once, so that whether a number is backed costs a binary search."""
+
+    def __init__(self, values: Iterable[Decimal | None]):
+        self.values = sorted(v.copy_abs() for v in values if v is not None)
+
+    def backs(self, mention: Mention) -> bool:
+        """``backed_by(mention, v)`` for some value ``v``: one lies in [lo, hi) around the mention."""
+        lo, hi = _around(mention.value, mention.quantum)
+        if mention.value == 0:
+            return bool(self.values) and self.values[0] < hi
+        i = bisect_left(self.values, lo)
+        return i < len(self.values) and self.values[i] < hi

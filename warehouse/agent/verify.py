@@ -22,21 +22,30 @@ Every number in a claim's text and in the summary must be backed by some claim's
 of :mod:`warehouse.agent.numbers`: formats normalised, years, dates, form names, accessions and
 claim ids are not numbers). A claim whose text has an unbacked number fails; unbacked numbers in
 the summary are listed in ``orphan_numbers``. ``passed`` is true only when nothing failed.
+
+The verifier is total: a brief too large (:data:`MAX_BRIEF_CHARS`), nested too deep
+(:data:`MAX_DEPTH`, checked before JSON parsing), with too many claims or a value out of range
+(at most 40 significant digits, between 1e-40 and 1e40) is refused with one line naming why;
+arithmetic runs in :data:`warehouse.agent.arith.ARITH` and rounding is decided exactly, so no
+number gives an exception; the work is linear in the brief (claims are resolved without recursion,
+each text is read once, each number is looked up among the sorted claim values).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal, DecimalException
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 import duckdb
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, Field, ValidationError, model_validator
 
-from warehouse.agent.arith import FormulaError, evaluate, references
-from warehouse.agent.models import Exact, ToolError
-from warehouse.agent.numbers import backed_by, mentions
+from warehouse.agent.arith import ARITH, FormulaError, evaluate, references
+from warehouse.agent.models import Exact, ToolError, normalized
+from warehouse.agent.numbers import Backing, mentions, rounded, rounds_to
 from warehouse.agent.receipts import (
     FISCAL_PERIODS,
     closest,
@@ -50,34 +59,61 @@ from warehouse.vocabulary import concept_names, metric_names
 
 _PERIOD_DURATIONS = {"FY": ("annual", "instant")} | {q: ("quarter", "instant") for q in FISCAL_PERIODS[1:]}
 
+MAX_BRIEF_CHARS = 1_000_000
+MAX_DEPTH = 16  # a brief is 3 deep: {claims: [{...}]}
+MAX_CLAIMS = 1_000
+MAX_WAREHOUSE_CLAIMS = 100  # reported and insider claims: each asks the warehouse (~0.1-0.4 s on a loaded box)
+MAX_SUMMARY_CHARS = 200_000
+MAX_TEXT_CHARS = 2_000
+MAX_DIGITS = 40  # significant digits of a claim's value; it lies between 1e-40 and 1e40
+
+
+def _in_range(value: Decimal) -> Decimal:
+    """A claim's value: finite, at most MAX_DIGITS significant digits, no digit beyond 1e40 or below 1e-40."""
+    if not value.is_finite():
+        raise ValueError(f"{value} is not a number")
+    n = normalized(value)
+    if value != 0 and (len(n.as_tuple().digits) > MAX_DIGITS or n.adjusted() >= MAX_DIGITS
+                       or value.as_tuple().exponent < -MAX_DIGITS):  # type: ignore[operator]
+        raise ValueError(f"{str(value)[:60]} is out of range: at most {MAX_DIGITS} significant digits, "
+                         f"below 1e{MAX_DIGITS} and no digit under 1e-{MAX_DIGITS}")
+    return value
+
+
+Value = Annotated[Exact, AfterValidator(_in_range)]
+ClaimId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^\w+$",
+                               description="A word (letters, digits, _), as formulas use it.")]
+Text = Annotated[str, Field(max_length=MAX_TEXT_CHARS)]
+Short = Annotated[str, Field(max_length=200)]
+
 
 class ReportedClaim(BaseModel):
-    id: str
-    text: str = ""
+    id: ClaimId
+    text: Text = ""
     kind: Literal["reported"]
-    field: str
-    fiscalYear: int
-    fiscalPeriod: str
-    value: Exact
-    accession: str
+    field: Short
+    fiscalYear: int = Field(ge=1, le=9999)
+    fiscalPeriod: Short
+    value: Value
+    accession: Short
 
 
 class DerivedClaim(BaseModel):
-    id: str
-    text: str = ""
+    id: ClaimId
+    text: Text = ""
     kind: Literal["derived"]
-    formula: str
-    value: Exact
+    formula: Text
+    value: Value
 
 
 class InsiderClaim(BaseModel):
-    id: str
-    text: str = ""
+    id: ClaimId
+    text: Text = ""
     kind: Literal["insider"]
-    accession: str
+    accession: Short
     transactionDate: date
-    transactionCode: str
-    shares: Exact
+    transactionCode: Short
+    shares: Value
 
 
 Claim = Annotated[ReportedClaim | DerivedClaim | InsiderClaim, Field(discriminator="kind")]
@@ -86,9 +122,16 @@ Claim = Annotated[ReportedClaim | DerivedClaim | InsiderClaim, Field(discriminat
 class Brief(BaseModel):
     """An agent's brief: the company, a prose summary, and the claims that back its numbers."""
 
-    ticker: str
-    summary: str = ""
-    claims: list[Claim]
+    ticker: Short
+    summary: str = Field(default="", max_length=MAX_SUMMARY_CHARS)
+    claims: list[Claim] = Field(max_length=MAX_CLAIMS)
+
+    @model_validator(mode="after")
+    def _bounded(self) -> Brief:
+        asking = sum(c.kind != "derived" for c in self.claims)
+        if asking > MAX_WAREHOUSE_CLAIMS:
+            raise ValueError(f"{asking:,} reported and insider claims; at most {MAX_WAREHOUSE_CLAIMS}")
+        return self
 
 
 class ClaimResult(BaseModel):
@@ -118,7 +161,37 @@ def fmt(value: Decimal | None) -> str:
     """A readable exact number: 391035000000.0000000000 -> 391,035,000,000."""
     if value is None:
         return "NULL"
-    return f"{value.normalize():,f}"
+    return f"{normalized(value):,f}"
+
+
+def _shown(value: Decimal) -> str:
+    """A computed value for a reason: to six decimals, or in scientific notation beyond 1e30 / below 1e-6."""
+    if value != 0 and not -6 <= value.adjusted() <= 30:
+        return f"{value:.6E}"
+    return fmt(rounded(value, Decimal("1e-6")))
+
+
+def _rounded_shown(value: Decimal, quantum: Decimal) -> str:
+    """``value`` rounded to ``quantum`` as a reason shows it (scientific when that is more than 60 digits)."""
+    if value.adjusted() - quantum.as_tuple().exponent > 60:  # type: ignore[operator]
+        return f"{value:.6E}"
+    return str(rounded(value, quantum))
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def json_depth(text: str) -> int:
+    """How deep JSON text nests (strings skipped), in one pass and without parsing it."""
+    depth = deepest = 0
+    for ch in _NOT_BRACKET.sub("", _STRING.sub("", text)):
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
 
 
 def parse_brief(data: str | bytes | dict | Brief) -> Brief:
@@ -126,15 +199,23 @@ def parse_brief(data: str | bytes | dict | Brief) -> Brief:
     if isinstance(data, Brief):
         return data
     if isinstance(data, str | bytes):
+        if len(data) > MAX_BRIEF_CHARS:
+            raise ValueError(f"brief of {len(data):,} characters; at most {MAX_BRIEF_CHARS:,}")
         try:
-            data = json.loads(data, parse_float=Decimal)
+            text = data if isinstance(data, str) else data.decode(json.detect_encoding(data))
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"not JSON: {exc}") from None
+        if (depth := json_depth(text)) > MAX_DEPTH:
+            raise ValueError(f"brief nested {depth:,} deep; at most {MAX_DEPTH}")
+        try:  # every number as a Decimal: no float rounding, no limit on an integer's digits
+            data = json.loads(text, parse_float=Decimal, parse_int=Decimal)
         except json.JSONDecodeError as exc:
             raise ValueError(f"not JSON: {exc}") from None
     try:
         return Brief.model_validate(data)
     except ValidationError as exc:
         raise ValueError("not a brief: " + "; ".join(
-            f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:5])) from None
+            ": ".join(filter(None, (".".join(map(str, e["loc"])), e["msg"]))) for e in exc.errors()[:5])) from None
 
 
 def verify_brief(con: duckdb.DuckDBPyConnection, data: str | bytes | dict | Brief) -> VerifyReport:
@@ -154,19 +235,19 @@ def verify_brief(con: duckdb.DuckDBPyConnection, data: str | bytes | dict | Brie
                                     for c in brief.claims])
     checker = _Checker(con, r.cik, brief)
     results = [checker.result(c.id) for c in brief.claims]
-    ids = [c.id for c in brief.claims]
-    values = [v for c in brief.claims if (v := checker.value(c)) is not None]
+    ids = {c.id for c in brief.claims}
+    backing = Backing(checker.value(c) for c in brief.claims)
     final = []
     for c, res in zip(brief.claims, results, strict=True):
         if c.id in checker.duplicated:
             res = ClaimResult(id=c.id, kind=c.kind, status="FAIL", reason=f"claim id {c.id!r} is used by more than one claim")
-        orphans = [m.text for m in mentions(c.text, ids) if not any(backed_by(m, v) for v in values)]
+        orphans = [m.text for m in mentions(c.text, ids) if not backing.backs(m)]
         if orphans and res.status == "PASS":
             res = ClaimResult(id=c.id, kind=c.kind, status="FAIL",
                               reason=f"its text mentions {', '.join(orphans)}, which no claim backs")
         final.append(res)
     orphan_numbers = [OrphanNumber(text=m.text, value=m.value, percent=m.percent)
-                      for m in mentions(brief.summary, ids) if not any(backed_by(m, v) for v in values)]
+                      for m in mentions(brief.summary, ids) if not backing.backs(m)]
     return VerifyReport(ticker=brief.ticker, cik=r.cik, company_name=r.name, claims=final,
                         orphan_numbers=orphan_numbers,
                         passed=all(x.status == "PASS" for x in final) and not orphan_numbers and bool(final))
@@ -185,30 +266,70 @@ class _Checker:
             self.claims.setdefault(c.id, c)
         self.done: dict[str, ClaimResult] = {}
         self.active: set[str] = set()
+        self.answers: dict[tuple, list[dict[str, Any]]] = {}  # the warehouse asked once per question
+
+    def _rows(self, query: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        key = (query, *((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(params.items())))
+        if key not in self.answers:
+            self.answers[key] = rows(self.con, query, params)
+        return self.answers[key]
+
+    @cached_property
+    def concepts(self) -> list[str]:
+        return concept_names(self.con)
+
+    @cached_property
+    def company_concepts(self) -> list[str]:
+        return company_concepts(self.con, self.cik)
 
     @staticmethod
     def value(claim: Any) -> Decimal | None:
         return claim.shares if claim.kind == "insider" else claim.value
 
     def result(self, claim_id: str) -> ClaimResult:
-        if claim_id in self.done:
-            return self.done[claim_id]
+        """The claim's result, the claims its formula uses checked first: depth first with a stack of
+        its own (a chain of thousands of claims needs no recursion); ``active`` holds the path, so a
+        formula that uses a claim on it refers back to itself."""
+        stack = [(claim_id, False)]
+        while stack:
+            cid, expanded = stack.pop()
+            if cid in self.done:
+                continue
+            if expanded:
+                self.done[cid] = self._check(cid)
+                self.active.discard(cid)
+                continue
+            if cid in self.active:
+                continue
+            self.active.add(cid)
+            stack.append((cid, True))
+            stack.extend((ref, False) for ref in reversed(self._uses(cid))
+                         if ref not in self.done and ref not in self.active)
+        return self.done[claim_id]
+
+    def _uses(self, claim_id: str) -> list[str]:
+        """The claim ids a derived claim's formula uses (none when it is not derived or not a formula)."""
+        claim = self.claims[claim_id]
+        if claim.kind != "derived" or claim_id in self.duplicated:
+            return []
+        try:
+            return [r for r in references(claim.formula) if r in self.claims]
+        except FormulaError:
+            return []
+
+    def _check(self, claim_id: str) -> ClaimResult:
         claim = self.claims[claim_id]
         if claim_id in self.duplicated:  # which of them would a formula mean? refuse to pick one
-            self.done[claim_id] = ClaimResult(id=claim_id, kind=claim.kind, status="FAIL",
-                                              reason=f"claim id {claim_id!r} is used by more than one claim")
-            return self.done[claim_id]
-        self.active.add(claim_id)
+            return ClaimResult(id=claim_id, kind=claim.kind, status="FAIL",
+                               reason=f"claim id {claim_id!r} is used by more than one claim")
         try:
             ok, reason = {"reported": self._reported, "derived": self._derived,
                           "insider": self._insider}[claim.kind](claim)
         except duckdb.Error as exc:
             ok, reason = False, f"the warehouse could not check it: {exc}"
-        finally:
-            self.active.discard(claim_id)
-        res = ClaimResult(id=claim_id, kind=claim.kind, status="PASS" if ok else "FAIL", reason=reason)
-        self.done[claim_id] = res
-        return res
+        except DecimalException as exc:  # a guard: arithmetic is bounded and exact, so this is a bug to report
+            ok, reason = False, f"its numbers could not be compared: {type(exc).__name__}"
+        return ClaimResult(id=claim_id, kind=claim.kind, status="PASS" if ok else "FAIL", reason=reason)
 
     # -- reported ---------------------------------------------------------------------------------
     def _reported(self, c: ReportedClaim) -> tuple[bool, str]:
@@ -219,16 +340,16 @@ class _Checker:
         if c.field in metric_names():
             return False, (f"{c.field} is a derived metric the warehouse computes, not a value any filing "
                            f"reports: a derived value cited as reported; write it as a derived claim with its formula")
-        standard = c.field in concept_names(self.con)
+        standard = c.field in self.concepts
         if standard:
-            tags = [r["tag"] for r in rows(self.con, sql("agent/reported_tags"),
+            tags = [r["tag"] for r in self._rows(sql("agent/reported_tags"),
                                            {"cik": self.cik, "concept": c.field, "fy": c.fiscalYear, "fp": fp})]
-        elif ":" in c.field and c.field in company_concepts(self.con, self.cik):
+        elif ":" in c.field and c.field in self.company_concepts:
             tags = [c.field]
         else:
-            near = closest(c.field, [*concept_names(self.con), *company_concepts(self.con, self.cik)])
+            near = closest(c.field, [*self.concepts, *self.company_concepts])
             return False, f"unknown field {c.field!r}" + (f"; closest: {', '.join(near)}" if near else "")
-        versions = [v for v in rows(self.con, sql("agent/fact_versions"),
+        versions = [v for v in self._rows(sql("agent/fact_versions"),
                                     {"cik": self.cik, "tags": tags, "fy": c.fiscalYear, "fp": fp, "as_of": None})
                     if v["duration_class"] in _PERIOD_DURATIONS[fp]]
         cited = [v for v in versions if v["accession"] == c.accession]
@@ -247,7 +368,7 @@ class _Checker:
                     f"; {c.accession} did not report {c.field} for {period} at all")
             return False, f"wrong filing: {fmt(c.value)} for {c.field} {period} was reported by {who}{said}"
         if standard:
-            computed = [r for r in rows(self.con, sql("agent/computed_values"),
+            computed = [r for r in self._rows(sql("agent/computed_values"),
                                         {"cik": self.cik, "concept": c.field, "fy": c.fiscalYear, "fp": fp})
                         if r["value"] == c.value]
             if computed:
@@ -279,23 +400,21 @@ class _Checker:
             exact = evaluate(c.formula, lambda ref: self.value(self.claims[ref]))
         except FormulaError as exc:
             return False, f"formula {c.formula!r} cannot be computed: {exc}"
-        quantum = Decimal(1).scaleb(c.value.as_tuple().exponent)  # type: ignore[arg-type]
+        quantum = Decimal((0, (1,), c.value.as_tuple().exponent))  # type: ignore[arg-type]
         candidates = [exact]
         text = c.text.lower()
         if "%" in text or "percent" in text:
-            candidates.append(exact * 100)
+            candidates.append(ARITH.multiply(exact, 100))
         for cand in candidates:
-            rounded = (cand / quantum).quantize(Decimal(1), rounding=ROUND_HALF_UP) * quantum
-            if rounded == c.value:
-                return True, f"{c.formula} = {fmt(cand.quantize(Decimal('1e-6')))}, which rounds to {c.value}"
-        shown = min(candidates, key=lambda cand: abs(cand - c.value))  # the reading nearest the claim
-        rounded = (shown / quantum).quantize(Decimal(1), rounding=ROUND_HALF_UP) * quantum
-        return False, (f"{c.formula} = {fmt(shown.quantize(Decimal('1e-6')))}, which rounds to {rounded} "
+            if rounds_to(cand, quantum, c.value):
+                return True, f"{c.formula} = {_shown(cand)}, which rounds to {c.value}"
+        shown = min(candidates, key=lambda cand: abs(ARITH.subtract(cand, c.value)))  # the reading nearest the claim
+        return False, (f"{c.formula} = {_shown(shown)}, which rounds to {_rounded_shown(shown, quantum)} "
                        f"at the claim's precision, not {c.value}")
 
     # -- insider ----------------------------------------------------------------------------------
     def _insider(self, c: InsiderClaim) -> tuple[bool, str]:
-        lines = rows(self.con, sql("agent/insider_lines"), {"accession": c.accession})
+        lines = self._rows(sql("agent/insider_lines"), {"accession": c.accession})
         if not lines:
             return False, f"{c.accession} is not a Form 3/4/5 the warehouse holds"
         head = lines[0]
