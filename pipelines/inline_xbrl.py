@@ -11,9 +11,10 @@ fact's value is its text content (ix:exclude left out, ix:continuation chains fo
 applied where the format is known here. A fact whose text cannot be read by its format is kept with
 its ``problem`` said, never dropped, never 0.
 
-Duplicates (same concept, context content, unit and value) are kept once with ``occurrences``; facts
-of one concept, context and unit with different values are each kept and flagged ``inconsistent``
-(values that agree once rounded to the coarser ``decimals`` are consistent, as XBRL 2.1 says).
+Duplicates (same concept, context content and unit) that agree are kept once with ``occurrences``, as
+the most precise of them (1,114 million beside "1.1 billion" in the text: 1,114 million, as
+companyfacts has it; values that agree once rounded to the coarser ``decimals`` agree, as XBRL 2.1
+says); duplicates that do not agree are each kept, flagged ``inconsistent``.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class Context:
 
 @dataclass(frozen=True, slots=True)
 class InlineFact:
-    """One fact of the filing (kept once per concept, context content, unit and value)."""
+    """One fact of the filing (kept once per concept, context content and unit unless inconsistent)."""
 
     kind: str  # numeric (ix:nonFraction) or text (ix:nonNumeric)
     concept: str  # prefixed QName as the document writes it, e.g. us-gaap:Revenues
@@ -75,7 +76,7 @@ class InlineFact:
     sign: str | None  # "-" when the fact is negated
     format: str | None
     element_id: str | None
-    byte_offset: int  # of the first occurrence's start tag
+    byte_offset: int  # of the kept occurrence's start tag
     occurrences: int = 1
     inconsistent: bool = False
     problem: str | None = None
@@ -524,26 +525,37 @@ def _rounded(value: Decimal, decimals: str | None) -> Decimal:
     return value.quantize(Decimal(1).scaleb(-int(decimals)))
 
 
+def _precision(f: InlineFact) -> float:
+    return float("inf") if f.decimals in (None, "", "INF") else int(f.decimals)
+
+
 def _merge(facts: list[InlineFact]) -> list[InlineFact]:
-    """Duplicates kept once with their count; different values of one fact flagged inconsistent."""
-    by_key: dict[tuple, dict[object, list[InlineFact]]] = {}
+    """One row per fact: duplicates (same concept, context content and unit) that agree are kept once,
+    as the most precise of them (the highest decimals; the first of equals), with their count; when
+    they do not agree (values that differ once rounded to the coarser decimals, a nil beside a value,
+    two texts) each distinct value is a row with its count, flagged inconsistent."""
+    by_key: dict[tuple, list[InlineFact]] = {}
     for f in facts:
-        by_key.setdefault(f.key(), {}).setdefault(f.value if f.kind == "numeric" else f.text, []).append(f)
+        by_key.setdefault(f.key(), []).append(f)
     merged: list[InlineFact] = []
-    for groups in by_key.values():
-        inconsistent = False
-        if len(groups) > 1:
-            numeric = [f for fs in groups.values() for f in fs if f.value is not None]
-            if numeric and all(f.kind == "numeric" for fs in groups.values() for f in fs):
-                precisions = [int(f.decimals) for f in numeric if f.decimals not in (None, "", "INF")]
-                coarsest = str(min(precisions)) if precisions else None
-                inconsistent = len({_rounded(f.value, coarsest) for f in numeric}) > 1 or \
-                    len(numeric) != sum(len(fs) for fs in groups.values())
-            else:
-                inconsistent = True
-        for same in groups.values():
-            first = same[0]
-            merged.append(replace(first, occurrences=len(same), inconsistent=inconsistent))
+    for same in by_key.values():
+        if len(same) == 1:
+            merged.append(same[0])
+            continue
+        values = {f.value if f.kind == "numeric" else f.text for f in same}
+        consistent = len(values) == 1
+        if not consistent and same[0].kind == "numeric" and None not in values:
+            coarsest = min(_precision(f) for f in same)
+            decimals = None if coarsest == float("inf") else str(int(coarsest))
+            consistent = len({_rounded(f.value, decimals) for f in same}) == 1
+        if consistent:
+            best = max(same, key=_precision)  # max keeps the first of equals
+            merged.append(replace(best, occurrences=len(same)))
+            continue
+        distinct: dict[object, list[InlineFact]] = {}
+        for f in same:
+            distinct.setdefault(f.value if f.kind == "numeric" else f.text, []).append(f)
+        merged.extend(replace(fs[0], occurrences=len(fs), inconsistent=True) for fs in distinct.values())
     merged.sort(key=lambda f: f.byte_offset)
     return merged
 

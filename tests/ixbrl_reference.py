@@ -15,7 +15,7 @@ SMALL_WORDS = {"no": 0, "none": 0, "zero": 0, "one": 1, "two": 2, "three": 3, "f
 
 
 def reference_numeric_facts(body: bytes) -> list[tuple]:
-    """An independent, simple reader: (concept, start, end, dims, unit, value) of every ix:nonFraction."""
+    """An independent, simple reader: (concept, start, end, dims, unit, value, decimals) of every ix:nonFraction."""
     root = ET.fromstring(body)
     contexts = {}
     for ctx in root.iter(XBRLI + "context"):
@@ -56,5 +56,36 @@ def reference_numeric_facts(body: bytes) -> list[tuple]:
             if el.get("sign") == "-":
                 value = -value
         start, end, dims = contexts[el.get("contextRef")]
-        out.append((el.get("name"), start, end, dims, units[el.get("unitRef")], value))
+        out.append((el.get("name"), start, end, dims, units[el.get("unitRef")], value, el.get("decimals")))
     return out
+
+
+def disagreements(reference: list[tuple], stored: list[tuple]) -> list[str]:
+    """What the stored facts miss of the reference's: ``stored`` rows are (concept, start, end, dims,
+    unit, value, occurrences, inconsistent). Each fact's elements must all be counted; each element's
+    value must be a stored value, or agree with the fact's kept value once rounded to the element's own
+    decimals when the fact is not flagged inconsistent (duplicates kept once, as the most precise)."""
+    rows: dict[tuple, list[tuple]] = {}
+    for concept, start, end, dims, unit, value, occurrences, inconsistent in stored:
+        rows.setdefault((concept, start, end, frozenset(dims), unit), []).append((value, occurrences, inconsistent))
+    elements: dict[tuple, list[tuple]] = {}
+    for concept, start, end, dims, unit, value, decimals in reference:
+        elements.setdefault((concept, start, end, dims, unit), []).append((value, decimals))
+    problems = [f"stored but not in the document: {k}" for k in rows.keys() - elements.keys()]
+    for key, els in elements.items():
+        kept = rows.get(key)
+        if kept is None:
+            problems.append(f"not stored: {key}")
+            continue
+        if sum(n for _, n, _ in kept) != len(els):
+            problems.append(f"{key}: {len(els)} elements, counted {sum(n for _, n, _ in kept)}")
+        for value, decimals in els:
+            if any(v == value for v, _, _ in kept):
+                continue
+            ok = value is not None and decimals not in (None, "INF") and any(
+                not bad and v is not None
+                and v.quantize(Decimal(1).scaleb(-int(decimals))) == value.quantize(Decimal(1).scaleb(-int(decimals)))
+                for v, _, bad in kept)
+            if not ok:
+                problems.append(f"{key}: element value {value} is not stored")
+    return problems

@@ -407,7 +407,7 @@ class Warehouse:
 
         >>> wh = open_warehouse(path)
         >>> wh.checks()["check_name"].to_list()
-        ['balance_sheet_identity', 'gross_profit_identity', 'quarters_sum_to_year']
+        ['balance_sheet_identity', 'filing_facts_agree_with_companyfacts', 'gross_profit_identity', 'quarters_sum_to_year']
         """
         if name is None:
             return self.sql(sql("status/check_results"))
