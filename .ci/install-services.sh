@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Services the test suite needs that pip cannot install, from Debian's packages (idempotent):
-# headless Chromium for the report test (tests/warehouse/test_report.py) and PostgreSQL's server
+# headless Chromium for the report test (tests/warehouse/read/test_report.py) and PostgreSQL's server
 # binaries for the DuckLake catalog (the tests start and stop their own server on loopback,
 # scripts/pg_loopback.py; no system service is enabled or started here).
 set -euo pipefail

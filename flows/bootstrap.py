@@ -1,7 +1,7 @@
 """The bulk bootstrap: SEC's companyfacts.zip / submissions.zip (or folders of members) into the warehouse.
 
 Members are streamed one at a time (``pipelines.archive``), go through the one ingest path
-(``warehouse.ingest.ingest``: a member whose bytes are already loaded is found by sha256 and
+(``warehouse.load.ingest.ingest``: a member whose bytes are already loaded is found by sha256 and
 skipped before parsing; the others are parsed in a process per core) and commit every
 ``batch_size`` members under one load run. A bad member (an HTML page, truncated JSON, a corrupt
 zip entry) is recorded as a rejected document named ``<zip>:<member>`` and the rest loads. A run
@@ -18,8 +18,8 @@ from typing import Any
 from pipelines.archive import count_members, documents
 from pipelines.documents import Document
 from pipelines.errors import RejectedDocument
-from warehouse.ingest import ingest
-from warehouse.load import BatchReport, Rejected
+from warehouse.load.batch import BatchReport, Rejected
+from warehouse.load.ingest import ingest
 
 DEFAULT_BATCH_SIZE = 25  # members per commit: bounds memory (bodies + records of one batch); 25 measured best (docs/benchmarks.md)
 

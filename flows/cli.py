@@ -20,15 +20,22 @@ from rich.console import Console
 
 from flows.bootstrap import DEFAULT_BATCH_SIZE
 from pipelines.errors import ConfigError, EdgarError
-from warehouse.db import WarehouseError, default_db_path, raw_dir_for, reader, writer
-from warehouse.publish import current_writer
-from warehouse.queries import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, Result, run_named, run_query, status_sections
+from warehouse.read.queries import (
+    DEFAULT_MAX_ROWS,
+    DEFAULT_TIMEOUT,
+    Result,
+    run_named,
+    run_query,
+    status_sections,
+)
+from warehouse.store.db import WarehouseError, default_db_path, raw_dir_for, reader, writer
+from warehouse.store.publish import current_writer
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
-    from warehouse.load import BatchReport
-    from warehouse.publish import Holder
+    from warehouse.load.batch import BatchReport
+    from warehouse.store.publish import Holder
 
 # Imports a command alone needs are made in that command: a `load` or `sql` process never imports
 # the HTTP client (httpx), Prefect, rich's tables and progress bars unless it uses them
@@ -88,7 +95,7 @@ def main_options(
 def _select_backend(backend: str | None, catalog: str | None, data: str | None) -> None:
     """The storage options become the environment (docs/architecture.md), so every process and
     Prefect task the command starts opens the same warehouse; ``--lake-catalog`` implies ducklake."""
-    from warehouse.lake import BACKEND_ENV, BACKENDS, CATALOG_ENV, DATA_ENV
+    from warehouse.store.lake import BACKEND_ENV, BACKENDS, CATALOG_ENV, DATA_ENV
 
     if backend is not None and backend not in BACKENDS:
         fail(f"--backend {backend}: expected one of {', '.join(BACKENDS)}", EXIT_USAGE)
@@ -128,8 +135,8 @@ def fail(message: str, code: int = EXIT_ERROR) -> None:
 def init() -> None:
     """Create the warehouse file (or bring its schema up to date); close the runs left `running` by a
     process that is gone (interrupted: partial or failed)."""
-    from warehouse.load import reconcile_interrupted
-    from warehouse.migrate import applied_migrations
+    from warehouse.load.batch import reconcile_interrupted
+    from warehouse.schema.migrate import applied_migrations
 
     with writer(State.db, command="init", on_wait=_waiting) as con:
         applied = applied_migrations(con)
@@ -299,9 +306,9 @@ def track(
 ) -> None:
     """Add companies to the tracked universe the nightly keeps current (a new one is fetched whole by
     the next nightly, then only when EDGAR's daily index lists a new filing of it)."""
-    from warehouse.queries import company_ciks
-    from warehouse.tracking import track as track_ciks
-    from warehouse.tracking import tracked_table
+    from warehouse.load.tracking import track as track_ciks
+    from warehouse.load.tracking import tracked_table
+    from warehouse.read.queries import company_ciks
 
     if not (ticker or cik or all_ or list_):
         fail("name --ticker, --cik or --all (or --list)", EXIT_USAGE)
@@ -323,7 +330,7 @@ def track(
 
 
 def _resolve_one(con, query: str) -> tuple[int, str]:
-    from warehouse.registry_resolve import resolve as resolve_query
+    from warehouse.read.resolve import resolve as resolve_query
 
     r = resolve_query(con, query)
     if not r.resolved:
@@ -336,7 +343,7 @@ def _resolve_one(con, query: str) -> tuple[int, str]:
 def untrack(cik: Annotated[list[int] | None, typer.Option("--cik", "-c", help="CIK (repeatable).")] = None,
             ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Ticker or name (repeatable).")] = None) -> None:
     """Stop keeping companies current (what the warehouse holds of them stays)."""
-    from warehouse.tracking import untrack as untrack_ciks
+    from warehouse.load.tracking import untrack as untrack_ciks
 
     if not (cik or ticker):
         fail("name --cik or --ticker", EXIT_USAGE)
@@ -396,7 +403,7 @@ def sql_cmd(query: Annotated[str, typer.Argument(help="SQL to run (read-only con
 def resolve(query: Annotated[str, typer.Argument(help="Ticker, CIK or company name.")],
             format: Annotated[Format, typer.Option("--format", "-f")] = Format.table) -> None:
     """Turn a ticker, CIK or name into one CIK; when no candidate clearly wins, list them and do not guess."""
-    from warehouse.registry_resolve import resolve as resolve_query
+    from warehouse.read.resolve import resolve as resolve_query
 
     with reader(State.db) as con:
         r = resolve_query(con, query)
@@ -419,7 +426,7 @@ def resolve(query: Annotated[str, typer.Argument(help="Ticker, CIK or company na
 
 def _companies(con, ciks: list[int] | None, tickers: list[str] | None) -> list[int]:
     """CIKs given, plus tickers/names resolved by the registry (never guessed)."""
-    from warehouse.registry_resolve import resolve as resolve_query
+    from warehouse.read.resolve import resolve as resolve_query
 
     out_ciks = list(ciks or [])
     for t in tickers or []:
@@ -447,8 +454,8 @@ def compare(
 ) -> None:
     """One row per company for a metric or concept in a fiscal year, with warnings when periods,
     tags or currencies do not line up. Margins and growth are fractions (0.1369 = 13.69%)."""
-    from warehouse.compare import compare as compare_rows
-    from warehouse.vocabulary import UnknownMetricError
+    from warehouse.read.compare import compare as compare_rows
+    from warehouse.schema.vocabulary import UnknownMetricError
 
     with reader(State.db) as con:
         companies = _companies(con, cik, ticker)
@@ -476,8 +483,8 @@ def growth(
     format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
 ) -> None:
     """Growth of a standard concept between two fiscal years, as a fraction, with both inputs."""
-    from warehouse.growth import growth as growth_of
-    from warehouse.vocabulary import UnknownMetricError
+    from warehouse.read.growth import growth as growth_of
+    from warehouse.schema.vocabulary import UnknownMetricError
 
     with reader(State.db) as con:
         rows = []
@@ -501,14 +508,14 @@ def checks(name: Annotated[str | None, typer.Argument(help="One check's offendin
            format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
            limit: Annotated[int, typer.Option(help="Rows shown in table format (0 = all).")] = 50) -> None:
     """Data-quality checks: balance-sheet identity, gross profit identity, quarters summing to the year."""
-    from warehouse.checks import run_check
+    from warehouse.derive.checks import run_check
 
     with reader(State.db) as con:
         if name:
             rows = run_check(con, name)
             result = _rows_result(rows, list(rows[0]) if rows else ["offending_rows"])
         else:
-            result = run_named(con, "status/check_results")
+            result = run_named(con, "read/status/check_results")
     print_result(result, format, limit=limit)
 
 
@@ -518,7 +525,7 @@ def export(dest: Annotated[Path, typer.Argument(help="Export folder (a symlink t
            as_of: Annotated[datetime | None, typer.Option("--as-of", help="Export what was public at this UTC instant (YYYY-MM-DD[THH:MM:SS]).")] = None) -> None:
     """Export to Parquet: a folder per table (facts by fiscal_year), manifest.json with schema,
     comments, row counts and sha256; built beside DEST and published with one rename."""
-    from warehouse.export import export_warehouse
+    from warehouse.read.export import export_warehouse
 
     with reader(State.db, sandboxed=False) as con:
         result = export_warehouse(con, dest, table, as_of=as_of)
@@ -535,8 +542,8 @@ def report(company: Annotated[str, typer.Argument(help="Ticker, CIK or name (res
            concept: Annotated[str | None, typer.Option(help="XBRL concept to chart with every version [default: the revenue tag with the most restatements].")] = None) -> None:
     """A static HTML page for one company (no scripts, no network, inline SVG charts): a concept's
     history with every version, derived metrics with lineage, insider activity, filing timeline."""
-    from warehouse.api import UnknownNameError, open_warehouse
-    from warehouse.report import render_report
+    from warehouse.read.api import UnknownNameError, open_warehouse
+    from warehouse.read.report import render_report
 
     with open_warehouse(State.db) as wh:
         try:
@@ -553,8 +560,8 @@ def report(company: Annotated[str, typer.Argument(help="Ticker, CIK or name (res
 def rebuild(target: Annotated[Path, typer.Argument(help="New warehouse file to build (must not exist).")],
             batch_size: Annotated[int, typer.Option(help="Commit every N documents; 0 = one transaction.")] = 0) -> None:
     """Rebuild every table into a NEW warehouse from the raw payloads kept beside this one."""
-    from warehouse.ingest import ingest
-    from warehouse.stored_documents import loaded_documents
+    from warehouse.load.ingest import ingest
+    from warehouse.store.raw_documents import loaded_documents
 
     if target.exists():
         fail(f"{target} exists; rebuild writes a new warehouse", EXIT_USAGE)
@@ -572,7 +579,7 @@ def rebuild(target: Annotated[Path, typer.Argument(help="New warehouse file to b
 @command()
 def status() -> None:
     """What the warehouse holds: totals, companies, coverage, recent runs, rejections."""
-    from warehouse.tracking import status_sections as tracking_sections
+    from warehouse.load.tracking import status_sections as tracking_sections
 
     with reader(State.db) as con:
         sections = status_sections(con) + tracking_sections(con)

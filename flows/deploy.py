@@ -10,7 +10,7 @@ from prefect.schedules import Cron
 
 from flows.nightly import nightly_flow
 from flows.refresh import http_cache_for
-from warehouse.publish import NIGHTLY_WAIT, lock_wait
+from warehouse.store.publish import NIGHTLY_WAIT, lock_wait
 
 # 06:00 in New York: EDGAR publishes each business day's daily index in the evening (it closes at
 # 22:00 Eastern), so by morning yesterday's form.idx is there.

@@ -52,8 +52,8 @@ from pipelines.indexes import IndexEntry, business_days, parse_daily_index
 from pipelines.request_log import RequestLog
 from pipelines.sec_client import SecClient
 from pipelines.sec_formats import OWNERSHIP_FORMS
-from warehouse.ingest import prepare
-from warehouse.load import BatchReport, Parsed, Rejected
+from warehouse.load.batch import BatchReport, Parsed, Rejected
+from warehouse.load.ingest import prepare
 
 NEW_YORK = ZoneInfo("America/New_York")
 FETCH_THREADS = 4
@@ -178,8 +178,8 @@ def _fetch(what: str, fn: Callable[[], Document], *, parse: bool) -> Document | 
 @task(name="plan-night", cache_policy=NO_CACHE)
 def plan_task(db: str) -> list[tuple[int, date | None]]:
     """The tracked companies and their watermarks (the run's build file)."""
-    from warehouse.db import connect
-    from warehouse.tracking import tracked
+    from warehouse.load.tracking import tracked
+    from warehouse.store.db import connect
 
     with connect(db) as con:
         return [(t.cik, t.synced_through) for t in tracked(con)]
@@ -239,9 +239,9 @@ def fetch_documents_task(client: SecClient, jobs: list[tuple[str, str, Any, set[
 @task(name="what-is-held", cache_policy=NO_CACHE)
 def held_task(db: str, ciks: list[int], accessions: list[str]) -> tuple[set[tuple[int, str]], set[str]]:
     """Submissions pages and Forms 3/4/5 the warehouse already holds."""
-    from warehouse.db import connect
-    from warehouse.load_ownership import loaded_accessions
-    from warehouse.tracking import held_pages
+    from warehouse.load.ownership import loaded_accessions
+    from warehouse.load.tracking import held_pages
+    from warehouse.store.db import connect
 
     with connect(db) as con:
         return held_pages(con, ciks), loaded_accessions(con, accessions)
@@ -251,9 +251,9 @@ def held_task(db: str, ciks: list[int], accessions: list[str]) -> tuple[set[tupl
 def load_batch_task(db: str, items: list, flow_run_id: str | None, load_id: str,
                     requests: list[RequestLog]) -> BatchReport:
     """One batch through the ingest path, then the requests made so far recorded under the run."""
-    from warehouse.db import connect, raw_dir_for
-    from warehouse.ingest import load_documents
-    from warehouse.tracking import record_requests
+    from warehouse.load.ingest import load_documents
+    from warehouse.load.tracking import record_requests
+    from warehouse.store.db import connect, raw_dir_for
 
     with connect(db) as con:
         report = (load_documents(con, items, raw_dir=raw_dir_for(db), command="nightly", load_id=load_id,
@@ -264,8 +264,8 @@ def load_batch_task(db: str, items: list, flow_run_id: str | None, load_id: str,
 
 @task(name="start-run", cache_policy=NO_CACHE)
 def start_task(db: str, flow_run_id: str | None) -> str:
-    from warehouse.db import connect
-    from warehouse.load import start_run
+    from warehouse.load.batch import start_run
+    from warehouse.store.db import connect
 
     with connect(db) as con:
         return start_run(con, command="nightly", flow_run_id=flow_run_id)
@@ -276,10 +276,10 @@ def finish_task(db: str, run: BatchReport, not_fetched: int, error: str | None, 
                 advance: dict[date, list[int]]) -> tuple[str, dict]:
     """Record the last requests, advance the watermarks of the companies made whole, give the run
     its final status; returns the status and the run's summary."""
-    from warehouse.db import connect
-    from warehouse.load import finish_run
-    from warehouse.tracking import advance as advance_watermark
-    from warehouse.tracking import record_requests, run_summary
+    from warehouse.load.batch import finish_run
+    from warehouse.load.tracking import advance as advance_watermark
+    from warehouse.load.tracking import record_requests, run_summary
+    from warehouse.store.db import connect
 
     with connect(db) as con:
         record_requests(con, run.load_id, requests)
@@ -321,7 +321,7 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
     Companies are fetched and committed ``batch_size`` at a time, all under one load run; the run
     holds the writer lock and publishes its build copy at the end (readers never wait).
     ``retry_delays`` (seconds before each Prefect retry of a batch) defaults to RETRY_DELAYS."""
-    from warehouse.db import publishing
+    from warehouse.store.db import publishing
 
     log = get_run_logger()
     delays = RETRY_DELAYS if retry_delays is None else list(retry_delays)

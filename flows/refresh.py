@@ -25,8 +25,8 @@ from pipelines.errors import (
     TransientError,
 )
 from pipelines.sec_client import SecClient
-from warehouse.ingest import prepare
-from warehouse.load import BatchReport, Parsed, Rejected
+from warehouse.load.batch import BatchReport, Parsed, Rejected
+from warehouse.load.ingest import prepare
 
 
 class RefreshFailed(TransientError):
@@ -120,9 +120,9 @@ def resolve_targets(client: SecClient, tickers: list[str], ciks: list[int]) -> t
 
 @task(name="start-run", cache_policy=NO_CACHE)
 def start_run_task(db: str, flow_run_id: str | None) -> str:
-    """Record the run as running before anything is fetched (see warehouse.load.start_run)."""
-    from warehouse.db import connect
-    from warehouse.load import start_run
+    """Record the run as running before anything is fetched (see warehouse.load.batch.start_run)."""
+    from warehouse.load.batch import start_run
+    from warehouse.store.db import connect
 
     with connect(db) as con:  # the run's build file (see refresh_flow)
         return start_run(con, command="refresh", flow_run_id=flow_run_id)
@@ -132,10 +132,10 @@ def start_run_task(db: str, flow_run_id: str | None) -> str:
 def load_task(db: str, items: list[Document | Parsed | Rejected], flow_run_id: str | None,
               load_id: str) -> BatchReport:
     """One batch through the ingest path into ``db`` (the run's private build file, see
-    warehouse.db.publishing): documents already loaded are skipped before parsing; the rest are
+    warehouse.store.db.publishing): documents already loaded are skipped before parsing; the rest are
     parsed in this process (the flow's process has threads, so it never forks)."""
-    from warehouse.db import connect, raw_dir_for
-    from warehouse.ingest import load_documents
+    from warehouse.load.ingest import load_documents
+    from warehouse.store.db import connect, raw_dir_for
 
     with connect(db) as con:
         return load_documents(con, items, raw_dir=raw_dir_for(db), command="refresh", load_id=load_id,
@@ -145,9 +145,9 @@ def load_task(db: str, items: list[Document | Parsed | Rejected], flow_run_id: s
 @task(name="finish-run", cache_policy=NO_CACHE)
 def finish_run_task(db: str, run: BatchReport, not_fetched: int, error: str | None) -> str:
     """The run's final status: failed when nothing could be fetched, partial with rejections or
-    documents not fetched (see warehouse.load.run_status)."""
-    from warehouse.db import connect
-    from warehouse.load import finish_run
+    documents not fetched (see warehouse.load.batch.run_status)."""
+    from warehouse.load.batch import finish_run
+    from warehouse.store.db import connect
 
     with connect(db) as con:
         return finish_run(con, run, not_fetched=not_fetched, error=error)
@@ -156,8 +156,8 @@ def finish_run_task(db: str, run: BatchReport, not_fetched: int, error: str | No
 @task(name="known-companies", cache_policy=NO_CACHE)
 def known_companies(db: str) -> list[int]:
     """CIKs the warehouse already holds facts or filings for."""
-    from warehouse.db import reader
-    from warehouse.queries import company_ciks
+    from warehouse.read.queries import company_ciks
+    from warehouse.store.db import reader
 
     if not Path(db).exists():
         return []
@@ -207,8 +207,8 @@ def ownership_from_daily_index(client: SecClient, day: date, ciks: list[int]) ->
 def ownership_to_fetch(db: str, targets: list[OwnershipTarget], since: date | None = None,
                        until: date | None = None) -> list[OwnershipTarget]:
     """The targets filed within [since, until], once per accession, not loaded yet."""
-    from warehouse.db import connect
-    from warehouse.load_ownership import loaded_accessions
+    from warehouse.load.ownership import loaded_accessions
+    from warehouse.store.db import connect
 
     wanted: dict[str, OwnershipTarget] = {}
     for t in targets:
@@ -268,7 +268,7 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
     up to ``lock_wait`` seconds, default $EDGAR_WAREHOUSE_LOCK_WAIT or 30 s, saying who holds it),
     loads into a private build copy and publishes it by atomic rename at the end: readers keep
     answering from the last published state meanwhile."""
-    from warehouse.db import publishing
+    from warehouse.store.db import publishing
     log = get_run_logger()
     if all_companies:
         ciks = [*(ciks or []), *known_companies(db)]

@@ -4,7 +4,7 @@
 ``load_flow``: the files are cut into chunks, each chunk is read and parsed by a task on a Dask
 worker process (``parse_files``: pure, bytes -> records, nothing opened but the files), and the
 flow's process commits the parsed chunks into the warehouse under ONE load run, ``batch_size``
-documents per commit, exactly as the plain ``load`` does (``warehouse.ingest.IngestRun``).
+documents per commit, exactly as the plain ``load`` does (``warehouse.load.ingest.IngestRun``).
 ``fetch_parse`` is the same fan-out for SEC requests: the task builds its own SEC client in the
 worker from a picklable factory (``functools.partial(make_client, ...)``), and every worker's
 requests take their turn through the machine-wide rate limit (pipelines/sec_ratelimit.py: one
@@ -29,8 +29,8 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from pipelines.documents import Document, read_local_document
 from pipelines.errors import RejectedDocument
-from warehouse.ingest import prepare
-from warehouse.load import BatchReport, Item, Rejected
+from warehouse.load.batch import BatchReport, Item, Rejected
+from warehouse.load.ingest import prepare
 
 TASK_RUNNERS = ("thread", "dask")
 
@@ -110,8 +110,8 @@ def load_flow(db: str, paths: list[str], batch_size: int = 0, chunk_size: int = 
               accession: str | None = None) -> dict:
     """Parse ``paths`` in chunks on the flow's task runner, load them as one run (see the module
     docstring). Returns the run's totals (status, loaded, unchanged, rejected, row counts)."""
-    from warehouse.db import raw_dir_for, writer
-    from warehouse.ingest import IngestRun
+    from warehouse.load.ingest import IngestRun
+    from warehouse.store.db import raw_dir_for, writer
 
     log = get_run_logger()
     parts = chunks(paths, max(chunk_size, 1))

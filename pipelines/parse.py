@@ -1,7 +1,7 @@
 """The table of loadable document kinds (kind -> parser, record type) and the parse stage of ingest.
 
 ``KINDS`` is the ONE place that says which kinds of SEC payload can be loaded, which parser turns
-each into a record and which record type it gives. ``warehouse.loaders`` says, once, which loader
+each into a record and which record type it gives. ``warehouse.load.kinds`` says, once, which loader
 stores each record type and in which order; a test checks the two tables against each other.
 
 ``parse_many`` is a process boundary and therefore an error boundary: whatever a parser raises
@@ -89,7 +89,7 @@ def _inline_xbrl(doc: Document) -> Any:
 @dataclass(frozen=True)
 class DocumentKind:
     """One loadable kind of SEC payload: its name (``source_documents.kind``), its parser, and the
-    class name of the record the parser returns (``warehouse.loaders`` maps it to a loader)."""
+    class name of the record the parser returns (``warehouse.load.kinds`` maps it to a loader)."""
 
     name: str
     parse: Callable[[Document], Any]

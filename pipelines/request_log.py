@@ -21,7 +21,7 @@ class RequestLog:
 
 def request_kind(url: str) -> str:
     """What a request asked for, told from its URL (for run logs)."""
-    import httpx  # here: warehouse/tracking.py imports this module for readers that send no request
+    import httpx  # here: warehouse/load/tracking.py imports this module for readers that send no request
 
     path = httpx.URL(url).path
     if "/edgar/daily-index/" in path:

@@ -9,8 +9,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from warehouse.db import connect
-from warehouse.dictionary import markdown
+from warehouse.schema.dictionary import markdown
+from warehouse.store.db import connect
 
 DEFAULT = Path(__file__).resolve().parents[1] / "docs" / "data-dictionary.md"
 

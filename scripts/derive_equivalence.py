@@ -41,11 +41,11 @@ def scenarios() -> dict[str, list[list[Path]]]:
 
 
 def build(out: Path) -> None:
-    import warehouse.load as load
-    import warehouse.metrics_refresh as refresh
+    import warehouse.derive.metrics as refresh
+    import warehouse.load.batch as load
     from pipelines.documents import read_local_document
-    from warehouse.db import connect, raw_dir_for
-    from warehouse.ingest import ingest
+    from warehouse.load.ingest import ingest
+    from warehouse.store.db import connect, raw_dir_for
 
     cpu = {"derive": 0.0}
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from helpers import COMPANYFACTS_FILES, load_files
-from warehouse.db import connect, raw_dir_for
+from warehouse.store.db import connect, raw_dir_for
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -51,8 +51,8 @@ def raw_dir(tmp_path) -> Path:
 def loaded_warehouse(tmp_path_factory) -> Path:
     """Path of a warehouse holding ALL vendored companyfacts, loaded once in one batch.
 
-    Open it read-only: ``warehouse.db.connect(path, read_only=True)``. Raw payloads are in
-    ``warehouse.db.raw_dir_for(path)``.
+    Open it read-only: ``warehouse.store.db.connect(path, read_only=True)``. Raw payloads are in
+    ``warehouse.store.db.raw_dir_for(path)``.
     """
     path = tmp_path_factory.mktemp("loaded") / "w.duckdb"
     con = connect(path)

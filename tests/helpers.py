@@ -16,9 +16,9 @@ import pytest
 from pipelines.companyfacts import parse_companyfacts
 from pipelines.documents import Document, read_local_document
 from pipelines.errors import RejectedDocument
-from warehouse.db import connect, raw_dir_for
-from warehouse.integrity import FETCH_CLOCK_COLUMNS, integrity_problems, table_checksums
-from warehouse.load import BatchReport, Parsed, Rejected, load_batch
+from warehouse.load.batch import BatchReport, Parsed, Rejected, load_batch
+from warehouse.store.db import connect, raw_dir_for
+from warehouse.store.integrity import FETCH_CLOCK_COLUMNS, integrity_problems, table_checksums
 
 FIXTURES = Path(__file__).parent / "fixtures"
 COMPANYFACTS_DIR = FIXTURES / "sec" / "data.sec.gov" / "api" / "xbrl" / "companyfacts"
@@ -91,7 +91,7 @@ NOW = "TIMESTAMP '9999-12-31 00:00:00'"
 
 def private_schema(tmp_path: Path, monkeypatch) -> Path:
     """A private copy of schema/ that warehouses opened in this test use (EDGAR_WAREHOUSE_SCHEMA_DIR)."""
-    from warehouse.migrate import schema_dir
+    from warehouse.schema.migrate import schema_dir
 
     folder = tmp_path / "schema"
     shutil.copytree(schema_dir(), folder)

@@ -10,8 +10,8 @@ from pathlib import Path
 from pipelines.documents import read_local_document
 from pipelines.errors import RejectedDocument
 from pipelines.parse import parse_many
-from warehouse.db import connect, raw_dir_for
-from warehouse.load import BatchReport, Parsed, Rejected, load_batch
+from warehouse.load.batch import BatchReport, Parsed, Rejected, load_batch
+from warehouse.store.db import connect, raw_dir_for
 
 SEC = Path(__file__).parent.parent / "fixtures" / "sec"
 AGENT_FILES = [

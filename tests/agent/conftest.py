@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from agent_warehouse import AGENT_FILES, build_agent_warehouse
 
-from warehouse.db import reader
+from warehouse.store.db import reader
 
 
 @pytest.fixture(scope="session")

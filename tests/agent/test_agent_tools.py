@@ -122,7 +122,7 @@ def test_errors_come_back_as_data_with_suggestions(con):
     assert typo.error.kind == "unknown_concept" and typo.error.closest[0] == "revenue"
     tag_typo = tools.get_facts(con, "AAPL", "us-gaap:Revenue")
     assert tag_typo.error.kind == "unknown_concept" and "us-gaap:Revenues" in tag_typo.error.closest
-    # plain-English names and case are the vocabulary's (warehouse.vocabulary), not errors
+    # plain-English names and case are the vocabulary's (warehouse.schema.vocabulary), not errors
     assert tools.get_facts(con, "AAPL", "Sales", 2024, "FY").concept == "revenue"
     metric_asked = tools.get_facts(con, "AAPL", "free_cash_flow", 2024)
     assert metric_asked.error.kind == "unknown_concept" and "get_derived_metric" in metric_asked.error.suggestion
@@ -193,7 +193,7 @@ def test_standard_facts_now_from_current_rows_equal_the_ranking_path(con):
     agent/standard_facts_as_of.sql asked for now (receipts ranked from every version), for every
     standard concept of both companies: versions, restated, prior and first values included."""
     from warehouse.agent.tools import _chain_concepts
-    from warehouse.sqlfiles import sql
+    from warehouse.schema.sql_files import sql
 
     names = [r[0] for r in con.execute("SELECT DISTINCT standard_concept FROM standard_concepts ORDER BY 1").fetchall()]
     compared = restated = 0

@@ -28,7 +28,7 @@ from test_agent_verify import TRUE_BRIEF  # noqa: E402
 
 from warehouse.agent import schema_tools, tools  # noqa: E402
 from warehouse.agent.verify import verify_brief  # noqa: E402
-from warehouse.db import reader  # noqa: E402
+from warehouse.store.db import reader  # noqa: E402
 
 CALLS = {
     "open (read-only, sandboxed)": lambda con: None,

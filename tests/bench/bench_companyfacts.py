@@ -66,8 +66,8 @@ def run_ours(bodies: list[tuple[str, bytes]], workers: int, derive: bool, keep: 
              profile: cProfile.Profile | None = None) -> tuple[float, float, int]:
     """(wall s, CPU s, facts) of one ingest of ``bodies`` into a fresh warehouse."""
     from pipelines.documents import Document
-    from warehouse.db import connect, fetch_value
-    from warehouse.ingest import ingest
+    from warehouse.load.ingest import ingest
+    from warehouse.store.db import connect, fetch_value
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-"))
     try:
@@ -155,11 +155,11 @@ def print_profile(prof: cProfile.Profile, limit: int = 25) -> None:
 @contextmanager
 def timed_sql_steps(clock: Callable[[], float] = time.perf_counter) -> Iterator[dict[str, float]]:
     """Seconds of ``clock`` (wall by default) per SQL step while the block runs: every declared step
-    (``warehouse.sql_steps.run_step``, also as warehouse.derive binds it) by its name, and every stored
-    table's statements (``warehouse.stored_rows``) as ``stored/<table>``."""
-    import warehouse.derive as derive_mod
-    import warehouse.sql_steps as steps_mod
-    import warehouse.stored_rows as stored_mod
+    (``warehouse.derive.steps.run_step``, also as warehouse.derive.batch binds it) by its name, and every stored
+    table's statements (``warehouse.schema.stored_tables``) as ``stored/<table>``."""
+    import warehouse.derive.batch as derive_mod
+    import warehouse.derive.steps as steps_mod
+    import warehouse.schema.stored_tables as stored_mod
 
     took: dict[str, float] = {}
     run_step, run_stored = steps_mod.run_step, stored_mod._run

@@ -4,7 +4,7 @@ Run: `.venv/bin/python tests/bench/bench_current_facts.py DB [--companies 25] [-
 warehouse built by a bootstrap (e.g. `bench_scale.py --scales 10 --batch-size 25` leaves
 ``wh-10x.duckdb`` under its ``--work`` folder; copy it first: opening it applies this checkout's
 definitions). It recomputes the rows of the first ``--companies`` companies the way a load does
-(``warehouse.load.refresh_current_facts``, the writer's settings) inside a transaction that is
+(``warehouse.load.batch.refresh_current_facts``, the writer's settings) inside a transaction that is
 rolled back, ``--runs`` times, and prints the best and median CPU seconds of this process (every
 DuckDB thread) and the facts per CPU second. Prints figures; it is not a test.
 """
@@ -32,9 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--companies", type=int, default=25, help="the first N companies by CIK (a bootstrap batch)")
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args(argv)
-    from warehouse.db import connect, fetch_all, fetch_value
-    from warehouse.ingest import configure_writer
-    from warehouse.load import BatchReport, refresh_current_facts
+    from warehouse.load.batch import BatchReport, refresh_current_facts
+    from warehouse.load.ingest import configure_writer
+    from warehouse.store.db import connect, fetch_all, fetch_value
 
     con = connect(args.db)
     configure_writer(con)

@@ -1,4 +1,4 @@
-"""Benchmark: CPU of one derive step (``warehouse.derive.derive_batch``) per batch, by SQL step (prints figures; not a test).
+"""Benchmark: CPU of one derive step (``warehouse.derive.batch.derive_batch``) per batch, by SQL step (prints figures; not a test).
 
 Usage::
 
@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).parents[2]))
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_companyfacts import timed_sql_steps  # noqa: E402
 
-import warehouse.derive as derive  # noqa: E402
-from warehouse.db import connect  # noqa: E402
+import warehouse.derive.batch as derive  # noqa: E402
+from warehouse.store.db import connect  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

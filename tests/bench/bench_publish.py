@@ -1,4 +1,4 @@
-"""Cost of a writer's private build copy (warehouse.publish.prepare_build) per GB on this filesystem.
+"""Cost of a writer's private build copy (warehouse.store.publish.prepare_build) per GB on this filesystem.
 
     .venv/bin/python tests/bench/bench_publish.py [SIZE_GB] [DIR]
 
@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from warehouse.publish import build_path_for, prepare_build, publish_build
+from warehouse.store.publish import build_path_for, prepare_build, publish_build
 
 
 def main() -> None:

@@ -12,11 +12,11 @@ Times, over ``--runs`` random (company, concept, period) picks taken from the wa
 * a metric with lineage: one ``derived_metrics_current`` row and its ``metric_lineage`` edges;
 
 then (``--all``) every shipped query an agent tool or the notebook API runs (warehouse/sql/agent/,
-warehouse/sql/api/, warehouse/sql/standard/compare_*), with the same picks, fetched as their callers
+warehouse/sql/read/api/, warehouse/sql/read/standard/compare_*), with the same picks, fetched as their callers
 fetch (agent tools: Python rows; the notebook API: Arrow, which Polars wraps without copying).
-``company_current_facts`` is timed four ways: as Python rows through ``warehouse.queries.run_query`` (what
+``company_current_facts`` is timed four ways: as Python rows through ``warehouse.read.queries.run_query`` (what
 the CLI's ``sql``, the agent's ``query`` tool and Python callers get: converted column by column,
-``warehouse.pyrows``), as DuckDB's own ``fetchall`` (per-value conversion, for reference), ``arrow``, and
+``warehouse.read.pyrows``), as DuckDB's own ``fetchall`` (per-value conversion, for reference), ``arrow``, and
 the page the agent's ``query`` tool fetches (``run_query(max_rows=QUERY_MAX_ROWS)``: its row limit). Each query
 prints wall p50/p95 (the goal) and CPU p50/p95 (this process, DuckDB's threads included: on a
 shared box the wall figure counts other processes' time, the CPU figure does not).
@@ -38,12 +38,12 @@ import time
 from pathlib import Path
 
 import duckdb
-import pyarrow  # noqa: F401  (loaded, as in the MCP server and notebooks: warehouse.pyrows' path)
+import pyarrow  # noqa: F401  (loaded, as in the MCP server and notebooks: warehouse.read.pyrows' path)
 
 sys.path.insert(0, str(Path(__file__).parents[2]))
 from warehouse.agent.schema_tools import QUERY_MAX_ROWS  # noqa: E402
-from warehouse.queries import run_query  # noqa: E402
-from warehouse.sqlfiles import sql  # noqa: E402
+from warehouse.read.queries import run_query  # noqa: E402
+from warehouse.schema.sql_files import sql  # noqa: E402
 
 QUERIES = {
     "point_in_time_value": (
@@ -65,34 +65,34 @@ QUERIES = {
 #: every shipped read query of the agent tools (rows) and the notebook API (arrow): name -> (sql file,
 #: parameters from a pick, fetch). The picks are real (company, concept, period) of the warehouse.
 SHIPPED = {
-    "api/facts (current)": ("api/facts", lambda p: {"cik": p["cik"], "concept": None, "taxonomy": None, "as_of": None,
+    "read/api/facts (current)": ("read/api/facts", lambda p: {"cik": p["cik"], "concept": None, "taxonomy": None, "as_of": None,
                                                     "fiscal_year": None, "fiscal_period": None}, "arrow"),
-    "api/facts (concept)": ("api/facts", lambda p: {"cik": p["cik"], "concept": p["concept"], "taxonomy": None,
+    "read/api/facts (concept)": ("read/api/facts", lambda p: {"cik": p["cik"], "concept": p["concept"], "taxonomy": None,
                                                     "as_of": None, "fiscal_year": None, "fiscal_period": None}, "arrow"),
-    "api/facts (as_of)": ("api/facts", lambda p: {"cik": p["cik"], "concept": p["concept"], "taxonomy": None,
+    "read/api/facts (as_of)": ("read/api/facts", lambda p: {"cik": p["cik"], "concept": p["concept"], "taxonomy": None,
                                                   "as_of": p["as_of"], "fiscal_year": None, "fiscal_period": None},
                           "arrow"),
-    "api/fact_versions": ("api/fact_versions", lambda p: {"cik": p["cik"], "concept": p["concept"], "taxonomy": None,
+    "read/api/fact_versions": ("read/api/fact_versions", lambda p: {"cik": p["cik"], "concept": p["concept"], "taxonomy": None,
                                                           "fiscal_year": None, "fiscal_period": None}, "arrow"),
-    "api/restatements (company)": ("api/restatements", lambda p: {"cik": p["cik"], "concept": None, "taxonomy": None,
+    "read/api/restatements (company)": ("read/api/restatements", lambda p: {"cik": p["cik"], "concept": None, "taxonomy": None,
                                                                   "fiscal_year": None}, "arrow"),
-    "api/restatements (concept)": ("api/restatements", lambda p: {"cik": p["cik"], "concept": p["concept"],
+    "read/api/restatements (concept)": ("read/api/restatements", lambda p: {"cik": p["cik"], "concept": p["concept"],
                                                                   "taxonomy": None, "fiscal_year": None}, "arrow"),
-    "api/standard_facts (current)": ("api/standard_facts_now", lambda p: {  # warehouse/api.py's file when no as_of
+    "read/api/standard_facts (current)": ("read/api/standard_facts_now", lambda p: {  # warehouse/read/api.py's file when no as_of
         "cik": p["cik"], "concept": "revenue", "fiscal_year": None, "fiscal_period": None}, "arrow"),
-    "api/standard_facts (as_of)": ("api/standard_facts", lambda p: {
+    "read/api/standard_facts (as_of)": ("read/api/standard_facts", lambda p: {
         "cik": p["cik"], "concept": "revenue", "chain_concepts": p["chain"], "as_of": p["as_of"], "fiscal_year": None, "fiscal_period": None},
         "arrow"),
-    "api/metrics (current)": ("api/metrics", lambda p: {"cik": p["cik"], "metric": None, "as_of": None,
+    "read/api/metrics (current)": ("read/api/metrics", lambda p: {"cik": p["cik"], "metric": None, "as_of": None,
                                                         "fiscal_year": None, "fiscal_period": None}, "arrow"),
-    "api/metrics (as_of)": ("api/metrics", lambda p: {"cik": p["cik"], "metric": None, "as_of": p["as_of"],
+    "read/api/metrics (as_of)": ("read/api/metrics", lambda p: {"cik": p["cik"], "metric": None, "as_of": p["as_of"],
                                                       "fiscal_year": None, "fiscal_period": None}, "arrow"),
-    "api/lineage": ("api/lineage", lambda p: {"metric_id": p["metric_id"]}, "arrow"),
-    "api/filings": ("api/filings", lambda p: {"cik": p["cik"], "form": None, "since": None}, "arrow"),
-    "api/companies": ("api/companies", lambda p: {}, "arrow"),
-    "api/insider_transactions": ("api/insider_transactions", lambda p: {"cik": p["cik"], "codes": None,
+    "read/api/lineage": ("read/api/lineage", lambda p: {"metric_id": p["metric_id"]}, "arrow"),
+    "read/api/filings": ("read/api/filings", lambda p: {"cik": p["cik"], "form": None, "since": None}, "arrow"),
+    "read/api/companies": ("read/api/companies", lambda p: {}, "arrow"),
+    "read/api/insider_transactions": ("read/api/insider_transactions", lambda p: {"cik": p["cik"], "codes": None,
                                                                         "since": None}, "arrow"),
-    "api/insider_trades": ("api/insider_trades", lambda p: {"cik": p["cik"], "since": None}, "arrow"),
+    "read/api/insider_trades": ("read/api/insider_trades", lambda p: {"cik": p["cik"], "since": None}, "arrow"),
     "agent/standard_facts": ("agent/standard_facts", lambda p: {
         "cik": p["cik"], "concept": "revenue", "fy": p["fiscal_year"], "fp": "FY", "limit": 201,
         "chain_concepts": p["chain"]},
@@ -120,11 +120,11 @@ SHIPPED = {
     "agent/insider_transactions": ("agent/insider_transactions", lambda p: {
         "cik": p["cik"], "since": None, "codes": None, "limit": 201}, "rows"),
     "agent/insider_lines": ("agent/insider_lines", lambda p: {"accession": p["accession"]}, "rows"),
-    "standard/compare_concept": ("standard/compare_concept", lambda p: {
+    "read/standard/compare_concept": ("read/standard/compare_concept", lambda p: {
         "name": "revenue", "ciks": p["ciks"], "fy": p["fiscal_year"], "fp": "FY"}, "rows"),
-    "standard/compare_metric": ("standard/compare_metric", lambda p: {
+    "read/standard/compare_metric": ("read/standard/compare_metric", lambda p: {
         "name": "free_cash_flow", "ciks": p["ciks"], "fy": p["fiscal_year"], "fp": "FY"}, "rows"),
-    "standard/compare_year_ends": ("standard/compare_year_ends", lambda p: {
+    "read/standard/compare_year_ends": ("read/standard/compare_year_ends", lambda p: {
         "ciks": p["ciks"], "fy": p["fiscal_year"]}, "rows"),
 }
 
@@ -139,7 +139,7 @@ def add_synthetic_filings(con: duckdb.DuckDBPyConnection, n: int) -> None:
                TIMESTAMP '2010-01-01 14:00:00' + to_days(CAST(i % 5000 AS INTEGER)), 0, 'bench-synthetic'
         FROM range({int(n)}) t(i)""")
     if con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'accession_acceptance'").fetchone()[0]:
-        # what the submissions loader does for every filing it stores (warehouse/sql/submissions/)
+        # what the submissions loader does for every filing it stores (warehouse/sql/load/submissions/)
         con.execute("""INSERT INTO accession_acceptance
                        SELECT accession, max(acceptance_time) FROM filings
                        WHERE load_id = 'bench-synthetic' AND acceptance_time IS NOT NULL GROUP BY accession""")

@@ -17,9 +17,9 @@ sys.path.insert(0, str(ROOT))
 
 from pipelines.documents import read_local_document  # noqa: E402
 from pipelines.parse import parse_document  # noqa: E402
-from warehouse.db import connect  # noqa: E402
-from warehouse.load import Parsed, load_batch  # noqa: E402
-from warehouse.registry_resolve import resolve  # noqa: E402
+from warehouse.load.batch import Parsed, load_batch  # noqa: E402
+from warehouse.read.resolve import resolve  # noqa: E402
+from warehouse.store.db import connect  # noqa: E402
 
 FILES = ROOT / "tests" / "fixtures" / "sec" / "www.sec.gov" / "files"
 QUERIES = ["Apple", "Taiwan Semiconductor", "Berkshre Hathaway", "microsoft", "Marvel", "AAPL", "320193"]

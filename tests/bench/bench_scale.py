@@ -149,8 +149,8 @@ def run_cli(args: list[str], *, echo: bool = False, on_batch=None) -> dict:
 
 
 def wal_of_build(db: Path) -> Path:
-    """The write-ahead log of the build copy the CLI loads into (warehouse.publish: <db>.build.wal)."""
-    from warehouse.publish import build_path_for, wal_of
+    """The write-ahead log of the build copy the CLI loads into (warehouse.store.publish: <db>.build.wal)."""
+    from warehouse.store.publish import build_path_for, wal_of
 
     return wal_of(build_path_for(db))
 
@@ -168,7 +168,7 @@ def use_lake(work: Path, scale: str) -> None:
     """Point the CLI processes (they inherit this environment) at a fresh DuckLake for ``scale``: a
     catalog database on the loopback PostgreSQL (started once) and a Parquet folder under ``work``."""
     from scripts import pg_loopback
-    from warehouse import lake
+    from warehouse.store import lake
 
     if not LAKE:
         folder = work / "pg"
@@ -185,7 +185,7 @@ def use_lake(work: Path, scale: str) -> None:
 
 def storage_size(db: Path) -> str:
     """What the warehouse occupies on disk: the DuckDB file, or the lake's Parquet folder."""
-    from warehouse import lake
+    from warehouse.store import lake
 
     if os.environ.get(lake.BACKEND_ENV) == "ducklake":
         data = Path(os.environ[lake.DATA_ENV])
@@ -315,8 +315,8 @@ def warehouse_copy(db: Path, dest: Path) -> Path:
     """A copy of the warehouse file ``db`` at ``dest`` (reflink when the filesystem can), with its raw
     store hard-linked file by file (content-addressed, never rewritten): each incremental run starts
     from the same state."""
-    from warehouse.db import raw_dir_for
-    from warehouse.publish import copy_file, discard_build
+    from warehouse.store.db import raw_dir_for
+    from warehouse.store.publish import copy_file, discard_build
 
     dest.parent.mkdir(parents=True, exist_ok=True)
     discard_build(dest)

@@ -3,8 +3,8 @@
 Run: `.venv/bin/python tests/bench/bench_stored_refill.py DB [--table standard_facts_rows]
 [--memory-limit 512MB] [--facts-per-fill N]` on a copy of a warehouse this checkout opened once for
 writing (e.g. `edgar-warehouse --db copy init`). It refills each table (every table, in dependency
-order, unless ``--table``) the way ``warehouse.migrate.apply_definitions`` does when a definition it
-reads changed (``warehouse.stored_rows.refill``: company by company, about ``FACTS_PER_FILL`` facts at
+order, unless ``--table``) the way ``warehouse.schema.migrate.apply_definitions`` does when a definition it
+reads changed (``warehouse.schema.stored_tables.refill``: company by company, about ``FACTS_PER_FILL`` facts at
 a time), inside one transaction that is rolled back, and prints per table the rows, wall and CPU
 seconds, and this process's peak RSS at the end. ``--facts-per-fill 0`` computes each table whole (one
 chunk), for comparison. Prints figures; it is not a test.
@@ -30,29 +30,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--memory-limit", help="DuckDB memory_limit for the refill (default: DuckDB's)")
     ap.add_argument("--facts-per-fill", type=int, help="facts per chunk of companies (0: the whole table at once)")
     args = ap.parse_args(argv)
-    from warehouse import stored_rows
-    from warehouse.db import connect, fetch_value
-    from warehouse.definitions import discover_definitions
-    from warehouse.migrate import schema_dir
+    from warehouse.schema import stored_tables
+    from warehouse.schema.definitions import discover_definitions
+    from warehouse.schema.migrate import schema_dir
+    from warehouse.store.db import connect, fetch_value
 
     if args.facts_per_fill is not None:
-        stored_rows.FACTS_PER_FILL = args.facts_per_fill or 2**62
+        stored_tables.FACTS_PER_FILL = args.facts_per_fill or 2**62
     root = schema_dir()
-    stored = stored_rows.discover_stored(root / "stored", discover_definitions(root / "definitions"))
+    stored = stored_tables.discover_stored(root / "stored", discover_definitions(root / "definitions"))
     con = connect(args.db)
     if args.memory_limit:
         con.execute("SET memory_limit = ?", [args.memory_limit])
     facts = fetch_value(con, "SELECT count(*) FROM facts")
-    print(f"{args.db}: {facts:,} facts; FACTS_PER_FILL {stored_rows.FACTS_PER_FILL:,}; "
+    print(f"{args.db}: {facts:,} facts; FACTS_PER_FILL {stored_tables.FACTS_PER_FILL:,}; "
           f"memory_limit {fetch_value(con, 'SELECT current_setting(?)', ['memory_limit'])}")
     con.execute("BEGIN TRANSACTION")
     try:
-        companies = stored_rows.chunks(con)
+        companies = stored_tables.chunks(con)
         for s in stored:
             if args.table and s.name not in args.table:
                 continue
             wall, cpu = time.perf_counter(), cpu_now()
-            stored_rows.refill(con, s, companies)
+            stored_tables.refill(con, s, companies)
             wall, cpu = time.perf_counter() - wall, cpu_now() - cpu
             rows = fetch_value(con, f"SELECT count(*) FROM {s.name}")
             print(f"{s.name:24} {rows:>12,} rows  {wall:7.1f} s wall  {cpu:7.1f} s CPU")

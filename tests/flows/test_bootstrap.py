@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 import flows.bootstrap as bootstrap_flow
 from flows.cli import EXIT_PARTIAL, app
 from helpers import COMPANYFACTS_DIR, FIXTURES, read_body, sound_state
-from warehouse.db import connect, raw_dir_for
-from warehouse.killpoints import ENV
+from warehouse.store.db import connect, raw_dir_for
+from warehouse.store.killpoints import ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 SUBMISSIONS = FIXTURES / "sec/data.sec.gov/submissions"
@@ -102,7 +102,7 @@ def test_load_dir_walks_folders_recursively_and_reads_zips(tmp_path, zips):
 
 def test_bootstrap_pulls_one_batch_of_members_at_a_time(tmp_path, zips, monkeypatch):
     """Bounded memory: when a batch commits, only that batch's members and the next batch's (parsed
-    by the worker meanwhile, warehouse.ingest) have been read from the zip."""
+    by the worker meanwhile, warehouse.load.ingest) have been read from the zip."""
     cf, sub = zips
     pulled: list[int] = []
     at_commit: list[int] = []
@@ -152,7 +152,7 @@ def test_a_killed_bootstrap_rerun_converges_to_the_clean_state(tmp_path, kill_at
 
 
 def test_a_build_is_resumed_only_by_the_same_command_over_the_same_published_file(tmp_path):
-    from warehouse.publish import build_path_for, prepare_build
+    from warehouse.store.publish import build_path_for, prepare_build
 
     db = tmp_path / "w.duckdb"
     db.write_bytes(b"published v1")

@@ -87,7 +87,7 @@ def test_unchanged_reload_imports_no_loader_nor_arrow(warehouse, tmp_path):
     result = json.loads(out.read_text())
     assert result["exit"] == 0, proc.stderr
     assert "0 loaded, 1 unchanged, 0 rejected" in proc.stdout
-    assert not {"warehouse.loaders", "numpy", "pyarrow"} & set(result["modules"])
+    assert not {"warehouse.load.kinds", "numpy", "pyarrow"} & set(result["modules"])
 
 
 def test_help_imports_no_database(tmp_path):

@@ -12,7 +12,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from helpers import COMPANYFACTS_FILES, VINTAGES_DIR, load_files
-from warehouse.db import raw_dir_for, reader, writer
+from warehouse.store.db import raw_dir_for, reader, writer
 
 ROOT = Path(__file__).resolve().parents[2]
 # count of every fact version and a checksum of the current facts, in ONE statement (one snapshot)
@@ -26,7 +26,7 @@ READER = textwrap.dedent("""
     while not stop.exists():
         try:
             if mode == "api":
-                from warehouse.api import open_warehouse
+                from warehouse.read.api import open_warehouse
                 with open_warehouse(db) as wh:
                     row = wh.sql(state).row(0)
                 print("ok", row[0], row[1], flush=True)

@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 import flows.nightly as nightly
 from flows.cli import app
 from pipelines.sec_client import SecClient, companyfacts_url, daily_index_url, submissions_url
-from warehouse.db import connect, fetch_all, writer
-from warehouse.tracking import run_requests, track
+from warehouse.load.tracking import run_requests, track
+from warehouse.store.db import connect, fetch_all, writer
 
 NIGHTS = Path(__file__).resolve().parents[1] / "fixtures" / "nights"
 UA = "Flow Test flow.test@example.org"

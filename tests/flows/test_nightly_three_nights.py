@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from flows.cli import app
 from flows.nightly import nightly_flow
-from warehouse.db import connect, fetch_all, fetch_value
-from warehouse.tracking import run_requests
+from warehouse.load.tracking import run_requests
+from warehouse.store.db import connect, fetch_all, fetch_value
 
 NIGHTS = Path(__file__).resolve().parents[1] / "fixtures" / "nights"
 APPLE, ADAMS = 320193, 1462356

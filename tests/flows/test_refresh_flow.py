@@ -11,8 +11,8 @@ import pytest
 
 from flows.refresh import fetch_parse, refresh_flow
 from pipelines.sec_client import SecClient
-from warehouse.db import connect, fetch_all, fetch_value
-from warehouse.load import Parsed, Rejected
+from warehouse.load.batch import Parsed, Rejected
+from warehouse.store.db import connect, fetch_all, fetch_value
 
 APPLE = 320193
 

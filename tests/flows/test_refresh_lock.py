@@ -8,9 +8,9 @@ import time
 import pytest
 
 from flows.refresh import refresh_flow
-from warehouse.db import publishing, reader
 from warehouse.errors import WriterBusy
-from warehouse.publish import NIGHTLY_WAIT, build_path_for
+from warehouse.store.db import publishing, reader
+from warehouse.store.publish import NIGHTLY_WAIT, build_path_for
 
 APPLE = 320193
 

@@ -262,8 +262,8 @@ def test_a_poisoned_cache_entry_from_an_older_version_heals(sec, state_dir, tmp_
 def test_contact_only_in_the_user_agent_header(sec, state_dir, tmp_path, caplog):
     """Fetch, fail and load through the real client, parser and DuckDB: the contact reaches the server
     in the User-Agent header and appears in no log line, error, cache file or warehouse row."""
-    from warehouse.db import connect, fetch_all, raw_dir_for
-    from warehouse.load import Parsed, Rejected, load_batch
+    from warehouse.load.batch import Parsed, Rejected, load_batch
+    from warehouse.store.db import connect, fetch_all, raw_dir_for
 
     caplog.set_level(logging.DEBUG)
     cache = tmp_path / "cache"

@@ -10,8 +10,8 @@ import pytest
 from helpers import COMPANYFACTS_DIR, FIXTURES
 from pipelines.documents import read_local_document
 from pipelines.parse import parse_document
-from warehouse.db import connect, raw_dir_for
-from warehouse.load import Parsed, load_batch
+from warehouse.load.batch import Parsed, load_batch
+from warehouse.store.db import connect, raw_dir_for
 
 COMPANY_FILES = (
     COMPANYFACTS_DIR / "CIK0000320193.json.gz",           # Apple: restated revenue, 10-K/A of 2010

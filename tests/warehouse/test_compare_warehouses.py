@@ -5,7 +5,7 @@ from __future__ import annotations
 from compare_warehouses import compare, main
 
 from helpers import COMPANYFACTS_DIR, load_files
-from warehouse.db import connect, raw_dir_for
+from warehouse.store.db import connect, raw_dir_for
 
 SMALL = COMPANYFACTS_DIR / "CIK0001046179.json.gz"  # TSM, the smallest vendored companyfacts
 

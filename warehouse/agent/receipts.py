@@ -11,9 +11,9 @@ from typing import Any
 import duckdb
 
 from warehouse.agent.models import Company, CompanyCandidate, Receipt, ToolError
-from warehouse.db import fetch_all
-from warehouse.registry_resolve import Resolution, resolve
-from warehouse.vocabulary import UnknownMetricError, concept_names, resolve_name
+from warehouse.read.resolve import Resolution, resolve
+from warehouse.schema.vocabulary import UnknownMetricError, concept_names, resolve_name
+from warehouse.store.db import fetch_all
 
 FISCAL_PERIODS = ("FY", "Q1", "Q2", "Q3", "Q4")
 
@@ -77,7 +77,7 @@ def company_concepts(con: duckdb.DuckDBPyConnection, cik: int) -> list[str]:
 
 
 def concept_kind(con: duckdb.DuckDBPyConnection, concept: str, cik: int) -> tuple[str, str]:
-    """('standard', name) for a standard concept or its alias (``warehouse.vocabulary``), ('tag',
+    """('standard', name) for a standard concept or its alias (``warehouse.schema.vocabulary``), ('tag',
     'taxonomy:Concept') for a tag the company reported; else ToolFailure naming the closest names
     (a derived metric's name is pointed at get_derived_metric)."""
     if ":" in concept:

@@ -7,7 +7,7 @@ import duckdb
 
 from warehouse.agent.models import ColumnInfo, QueryResult, SchemaResult, TableInfo, ToolError
 from warehouse.agent.receipts import closest, rows
-from warehouse.queries import QueryError, QueryTimeout, one_statement, run_query
+from warehouse.read.queries import QueryError, QueryTimeout, one_statement, run_query
 
 #: Rows ``query`` returns at most, and seconds a statement may run before it is interrupted.
 QUERY_MAX_ROWS = 1000
@@ -50,7 +50,7 @@ def describe_schema(con: duckdb.DuckDBPyConnection, table: str | None = None) ->
 
 def query(con: duckdb.DuckDBPyConnection, sql_text: str, max_rows: int = QUERY_MAX_ROWS,
           timeout_seconds: float = QUERY_SECONDS) -> QueryResult:
-    """Run ONE read-only statement through ``warehouse.queries.run_query``: at most ``max_rows`` rows
+    """Run ONE read-only statement through ``warehouse.read.queries.run_query``: at most ``max_rows`` rows
     (``truncated`` says so), interrupted after ``timeout_seconds``. The connection is read-only and
     sandboxed (no files, no network, settings locked)."""
     def failed(kind: str, message: str, suggestion: str) -> QueryResult:

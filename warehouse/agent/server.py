@@ -1,6 +1,6 @@
 """The MCP server (official SDK, stdio): the agent tools of :mod:`warehouse.agent.tools`, read-only.
 
-Each call opens the published warehouse read-only and sandboxed (``warehouse.db.reader``), answers,
+Each call opens the published warehouse read-only and sandboxed (``warehouse.store.db.reader``), answers,
 and closes it again, so a long session always reads the latest published state. Tool results are pydantic
 models (structured output with a JSON schema); failures come back in their ``error`` field.
 """
@@ -30,7 +30,7 @@ from warehouse.agent.models import (
     ToolError,
 )
 from warehouse.agent.verify import Brief, VerifyReport, verify_brief
-from warehouse.db import WarehouseError, reader
+from warehouse.store.db import WarehouseError, reader
 
 T = TypeVar("T")
 

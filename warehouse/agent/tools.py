@@ -44,9 +44,9 @@ from warehouse.agent.receipts import (
     sec_url,
     years_available,
 )
-from warehouse.registry_resolve import resolve
-from warehouse.sqlfiles import sql
-from warehouse.vocabulary import UnknownMetricError, metric_names, resolve_name
+from warehouse.read.resolve import resolve
+from warehouse.schema.sql_files import sql
+from warehouse.schema.vocabulary import UnknownMetricError, metric_names, resolve_name
 
 #: Most rows a list-returning tool gives back (``truncated`` says when there were more).
 MAX_ROWS = 200
@@ -225,7 +225,7 @@ def get_derived_metric(con: duckdb.DuckDBPyConnection, company_query: str, metri
 def compare_companies(con: duckdb.DuckDBPyConnection, concept_or_metric: str, companies: list[str],
                       fiscal_year: int) -> CompareResult:
     """One row per company for a standard concept or derived metric in a fiscal year, with warnings."""
-    from warehouse.compare import compare
+    from warehouse.read.compare import compare
 
     try:
         cos = [company(con, c) for c in companies]

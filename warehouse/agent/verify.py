@@ -53,9 +53,9 @@ from warehouse.agent.receipts import (
     resolution_error,
     rows,
 )
-from warehouse.registry_resolve import resolve
-from warehouse.sqlfiles import sql
-from warehouse.vocabulary import concept_names, metric_names
+from warehouse.read.resolve import resolve
+from warehouse.schema.sql_files import sql
+from warehouse.schema.vocabulary import concept_names, metric_names
 
 _PERIOD_DURATIONS = {"FY": ("annual", "instant")} | {q: ("quarter", "instant") for q in FISCAL_PERIODS[1:]}
 

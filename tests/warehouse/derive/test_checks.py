@@ -1,0 +1,129 @@
+"""Data-quality checks: SQL files that return offending rows, stored per load in check_results."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from helpers import COMPANYFACTS_DIR, load_files
+from warehouse.derive.checks import check_names, run_check, run_checks
+from warehouse.schema.sql_files import sql
+from warehouse.schema.vocabulary import MetricsError
+from warehouse.store.db import connect, fetch_all
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("checks")
+    c = connect(tmp / "w.duckdb")
+    report = load_files(c, [COMPANYFACTS_DIR / "CIK0000320193.json.gz", COMPANYFACTS_DIR / "CIK0001045810.json.gz"],
+                        tmp / "raw")
+    yield c, report.load_id
+    c.close()
+
+
+def test_checks_are_one_file_each_with_a_header():
+    names = check_names()
+    assert {"balance_sheet_identity", "gross_profit_identity", "quarters_sum_to_year"} <= set(names)
+    for n in names:
+        text = sql(f"derive/checks/{n}")
+        assert text.startswith(f"-- check: {n}") and "tolerance" in text
+
+
+def test_run_checks_stores_one_row_per_check(loaded):
+    con, load_id = loaded
+    counts = run_checks(con, load_id)
+    rows = fetch_all(con, "SELECT check_name, offending_rows, sample FROM check_results WHERE load_id = ?"
+                          " ORDER BY check_name", [load_id])
+    assert [r[0] for r in rows] == sorted(counts)
+    for name, n, sample in rows:
+        assert n == counts[name]
+        parsed = json.loads(sample) if sample else []
+        assert len(parsed or []) == min(n, 5)
+    # re-running replaces, never duplicates
+    run_checks(con, load_id)
+    assert len(fetch_all(con, "SELECT * FROM check_results WHERE load_id = ?", [load_id])) == len(rows)
+
+
+def test_balance_sheet_identity_flags_nvidia_fy2016_and_not_apple(loaded):
+    con, _ = loaded
+    rows = run_check(con, "balance_sheet_identity")
+    assert not [r for r in rows if r["cik"] == 320193]
+    nv = [r for r in rows if r["cik"] == 1045810 and r["period_end"].isoformat() == "2016-01-31"]
+    assert nv and nv[0]["identity"] == "assets = liabilities + equity"
+    assert all(r["severity"] > 0.005 for r in rows)
+
+
+def test_gross_profit_and_quarter_sums_hold_for_apple(loaded):
+    con, _ = loaded
+    assert not [r for r in run_check(con, "gross_profit_identity") if r["cik"] == 320193]
+    offending = run_check(con, "quarters_sum_to_year")
+    assert not [r for r in offending if r["cik"] == 320193 and r["standard_concept"] == "revenue"]
+
+
+def test_unknown_check_is_a_typed_error(loaded):
+    con, _ = loaded
+    with pytest.raises(MetricsError):
+        run_check(con, "no_such_check")
+
+
+# --- positive controls: each check must flag a value doctored in a copy of real data ------------------
+
+APPLE = COMPANYFACTS_DIR / "CIK0000320193.json.gz"
+# (check, concept, period_start, period_end, amount added to every version of that one fact key, the
+# period the check must flag): each far past the check's 0.5 % tolerance, in a check the others'
+# doctoring cannot trip. quarters_sum_to_year flags the fiscal year whose quarters no longer add up.
+DOCTORED = (
+    ("gross_profit_identity", "GrossProfit", "2022-09-25", "2023-09-30", 10_000_000_000,   # FY2023, +5.9 %
+     ("2022-09-25", "2023-09-30")),
+    ("balance_sheet_identity", "Assets", None, "2023-07-01", 10_000_000_000,              # Q3 FY2023, +3 %
+     ("None", "2023-07-01")),
+    ("quarters_sum_to_year", "NetIncomeLoss", "2023-04-02", "2023-07-01", 2_000_000_000,   # Q3 of FY2023
+     ("2022-09-25", "2023-09-30")),
+)
+
+
+def doctor(src, dest, changes=DOCTORED):
+    """Copy of the companyfacts file ``src`` at ``dest`` with each change's fact key (every version)
+    moved by its amount; fails when a change matches no fact (the control would test nothing)."""
+    body = json.loads(gzip.decompress(src.read_bytes()))
+    for _, concept, start, end, amount, _ in changes:
+        hits = [v for v in body["facts"]["us-gaap"][concept]["units"]["USD"]
+                if v.get("start") == start and v["end"] == end]
+        assert hits, (concept, start, end)
+        for v in hits:
+            v["val"] += amount
+    dest.write_bytes(gzip.compress(json.dumps(body).encode()))
+    return dest
+
+
+def offenders(con, check: str, cik: int) -> set[tuple]:
+    """The offending rows of ``check`` for ``cik`` by their grain (severity and values left out)."""
+    keep = ("standard_concept", "period_start", "period_end", "unit", "identity", "fiscal_year")
+    return {tuple((k, str(r[k])) for k in keep if k in r) for r in run_check(con, check) if r["cik"] == cik}
+
+
+@pytest.fixture(scope="module")
+def doctored(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("doctored")
+    c = connect(tmp / "w.duckdb")
+    report = load_files(c, [doctor(APPLE, tmp / APPLE.name)], tmp / "raw")
+    assert report.status == "succeeded", report.summary()
+    yield c
+    c.close()
+
+
+@pytest.mark.parametrize("check, concept, start, end, amount, flags", DOCTORED, ids=[d[0] for d in DOCTORED])
+def test_each_check_flags_the_one_value_doctored_in_a_copy_of_real_data(loaded, doctored, check, concept,
+                                                                        start, end, amount, flags):
+    """A check that always returns nothing would pass the tests above; this one cannot: Apple's real
+    file is loaded beside a copy with one fact key moved per check, and the check newly flags the
+    period that value breaks (for a fiscal year also the fourth quarter derived from it, FY - 9M:
+    same period end), nothing else."""
+    real, _ = loaded
+    new = [dict(f) for f in offenders(doctored, check, 320193) - offenders(real, check, 320193)]
+    flag_start, flag_end = flags
+    assert new and {f["period_end"] for f in new} == {flag_end}, (check, new)
+    assert [f for f in new if f.get("period_start", "None") == flag_start], (check, new)

@@ -1,0 +1,200 @@
+"""One way in (issue 8: one ingest path, one table of kinds) and runs that tell the truth (bullet 7)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import platform
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import COMPANYFACTS_DIR, FIXTURES
+from pipelines import parse as parse_mod
+from pipelines.detect import KINDS as DETECTED
+from pipelines.documents import read_local_document
+from pipelines.parse import KINDS, parse_document
+from warehouse.load.batch import reconcile_interrupted
+from warehouse.load.ingest import ingest
+from warehouse.load.kinds import LOADERS
+from warehouse.store.db import connect, fetch_all, fetch_value
+
+ROOT = Path(__file__).resolve().parents[3]
+SUB = FIXTURES / "sec" / "data.sec.gov" / "submissions"
+ONE_OF_EACH = {
+    "companyfacts": COMPANYFACTS_DIR / "CIK0001835632.json.gz",
+    "submissions": SUB / "CIK0001318605.json.gz",
+    "submissions_page": SUB / "CIK0001318605-submissions-001.json.gz",
+    "company_tickers": FIXTURES / "sec/www.sec.gov/files/company_tickers.json.gz",
+    "company_tickers_exchange": FIXTURES / "sec/www.sec.gov/files/company_tickers_exchange.json.gz",
+    "ownership": FIXTURES / "form4/0000320193-22-000061.txt",
+    "inline_xbrl": FIXTURES / "filings/8-K/0000320193-24-000005_aapl-20240201.htm.gz",
+}
+CF = sorted(COMPANYFACTS_DIR.glob("*.json.gz"))
+
+
+def test_one_table_of_kinds_and_one_of_loaders_agree():
+    assert set(ONE_OF_EACH) == set(KINDS)
+    # every kind content detection can tell is loadable, except EDGAR's daily index (read by the
+    # refresh flow for discovery, never stored)
+    assert set(DETECTED) - set(KINDS) == {"daily_index"}
+    assert {k.record_type for k in KINDS.values()} == set(LOADERS)
+    for name, rec in LOADERS.items():
+        assert rec.record_type == name and callable(rec.loader)
+    for kind, path in ONE_OF_EACH.items():
+        doc = read_local_document(path)
+        detected, record = parse_document(doc)  # kind detected from content, as `load` does
+        assert detected == kind
+        assert type(record).__name__ == KINDS[kind].record_type
+    # pages load after their main file, which loads after the ticker registry
+    assert LOADERS["CompanyTickers"].order < LOADERS["Submissions"].order < LOADERS["SubmissionsPage"].order
+
+
+def test_an_unchanged_reload_is_recognised_before_parsing(warehouse, raw_dir, monkeypatch):
+    docs = [read_local_document(p) for p in CF[:2]]
+    first = ingest(warehouse, docs, raw_dir=raw_dir, command="load")
+    assert first.loaded == 2 and first.status == "succeeded"
+
+    def never(doc):
+        raise AssertionError(f"{doc.uri} was parsed although its bytes are loaded")
+
+    real = KINDS["companyfacts"]
+    monkeypatch.setitem(parse_mod.KINDS, "companyfacts", dataclasses.replace(real, parse=never))
+    again = ingest(warehouse, [read_local_document(p) for p in CF[:2]], raw_dir=raw_dir, command="load")
+    assert (again.loaded, again.unchanged, again.rejected, again.status) == (0, 2, [], "succeeded")
+    assert fetch_all(warehouse, "SELECT status, documents_unchanged FROM load_runs ORDER BY started_at") == [
+        ("succeeded", 0), ("succeeded", 2)]
+
+
+def test_a_run_is_running_from_its_start_with_its_process(warehouse, raw_dir):
+    seen = []
+
+    def docs():
+        # the run's row is committed before the first document is even read
+        seen.append(fetch_all(warehouse, "SELECT status, pid, host, finished_at FROM load_runs"))
+        yield read_local_document(CF[0])
+
+    run = ingest(warehouse, docs(), raw_dir=raw_dir, command="load")
+    assert seen == [[("running", os.getpid(), platform.node(), None)]]
+    assert fetch_all(warehouse, "SELECT status, documents_loaded FROM load_runs") == [("succeeded", 1)]
+    assert run.status == "succeeded"
+
+
+def _cli(db: Path, *args, kill_at: str | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("EDGAR_WAREHOUSE_KILL_AT", None)
+    if kill_at:
+        env["EDGAR_WAREHOUSE_KILL_AT"] = kill_at
+    return subprocess.run([sys.executable, "-m", "flows.cli", "--db", str(db), *map(str, args)],
+                          env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_a_killed_batch_run_never_reads_succeeded(tmp_path):
+    """Bug: a `--batch-size` run killed after 2 of 4 batches was recorded `succeeded` with 2 of 4
+    documents. Now its batches commit into the writer's private build, published only when the run
+    ends: the published warehouse keeps its previous state, and the run, never published, cannot
+    read succeeded; the next writer discards the stale build and a re-run loads everything."""
+    db = tmp_path / "w.duckdb"
+    files = CF[:4]
+    assert _cli(db, "init").returncode == 0
+    killed = _cli(db, "load", *files, "--batch-size", "1", kill_at="batch_committed:2")
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    con = connect(db, read_only=True)
+    try:
+        assert fetch_all(con, "SELECT status FROM load_runs") == []
+        assert fetch_value(con, "SELECT count(*) FROM source_documents") == 0
+    finally:
+        con.close()
+    again = _cli(db, "load", *files, "--batch-size", "1")
+    assert again.returncode == 0, again.stderr
+    con = connect(db, read_only=True)
+    try:
+        assert fetch_all(con, "SELECT status, documents_loaded FROM load_runs") == [("succeeded", 4)]
+    finally:
+        con.close()
+
+
+def test_a_run_left_running_by_a_dead_process_is_closed_as_interrupted(tmp_path):
+    """A run whose rows were committed but whose process died before finishing it (seen by any
+    writer opening that file directly) is closed by the next writer: partial when some batches had
+    committed, else failed, with an `interrupted: process N on HOST ...` error."""
+    db = tmp_path / "w.duckdb"
+    con = connect(db)
+    try:
+        dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True, check=True)
+        pid = int(dead.stdout)  # a process that has exited
+        for load_id, loaded in (("with-batches", 2), ("before-first-batch", 0)):
+            con.execute("INSERT INTO load_runs (load_id, command, started_at, status, documents_loaded, pid, host)"
+                        " VALUES (?, 'load', now(), 'running', ?, ?, ?)", [load_id, loaded, pid, platform.node()])
+        con.execute("INSERT INTO load_runs (load_id, command, started_at, status, pid, host)"
+                    " VALUES ('alive', 'load', now(), 'running', ?, ?)", [os.getpid(), platform.node()])
+        assert sorted(reconcile_interrupted(con)) == ["before-first-batch", "with-batches"]
+        rows = dict((lid, (status, error)) for lid, status, error in
+                    fetch_all(con, "SELECT load_id, status, error FROM load_runs"))
+        assert rows["with-batches"][0] == "partial" and rows["before-first-batch"][0] == "failed"
+        assert rows["with-batches"][1] == f"interrupted: process {pid} on {platform.node()} ended before " \
+                                          "finishing the run"
+        assert rows["alive"] == ("running", None)
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("batch_size", [0, 3])
+def test_load_and_rebuild_share_the_path(tmp_path, batch_size):
+    db = tmp_path / "w.duckdb"
+    files = [*CF[:2], *ONE_OF_EACH.values()]
+    assert _cli(db, "load", *files, "--batch-size", batch_size).returncode == 0
+    target = tmp_path / "rebuilt.duckdb"
+    rebuilt = _cli(db, "rebuild", target, "--batch-size", batch_size)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    for path in (db, target):
+        con = connect(path, read_only=True)
+        try:
+            assert fetch_all(con, "SELECT command, status FROM load_runs") in (
+                [("load", "succeeded")], [("rebuild", "succeeded")])
+            assert fetch_value(con, "SELECT count(*) FROM source_documents WHERE status = 'loaded'") == len(files)
+        finally:
+            con.close()
+
+
+def test_source_documents_say_what_each_document_said(warehouse, raw_dir):
+    """The rows of a batch's source documents (written together, one statement) carry every field
+    of their Document: companyfacts stored together, a submissions file (its own loader) between
+    them, and a rejected document; ids consecutive in load order."""
+    import dataclasses as dc
+    from datetime import datetime
+
+    from pipelines.documents import Document
+    from pipelines.errors import RejectedDocument
+    from pipelines.parse import parse_many
+    from warehouse.load.batch import Parsed, Rejected, load_batch
+
+    when = datetime(2026, 11, 30, 23, 59, 58, 123456)
+    paths = [COMPANYFACTS_DIR / "CIK0000320193.json.gz", FIXTURES / "sec" / "data.sec.gov" / "submissions"
+             / "CIK0000050863.json.gz", COMPANYFACTS_DIR / "CIK0001045810.json.gz"]
+    docs = [dc.replace(read_local_document(p), fetched_at=when, http_status=200, etag=f'"e{n}"',
+                       last_modified="Mon, 30 Nov 2026 10:00:00 GMT", accession=None)
+            for n, p in enumerate(paths)]
+    items = [Parsed(r.doc, r.record) for r in parse_many(docs, workers=1)]
+    bad = Document(uri="bad.json", origin="http", body=b"<html>", fetched_at=when, expected_cik=12345,
+                   accession="0000012345-26-000001")
+    items.append(Rejected(bad, RejectedDocument("bad.json", "an HTML page")))
+    report = load_batch(warehouse, items, raw_dir=raw_dir)
+    assert report.loaded == 3 and len(report.rejected) == 1
+    rows = fetch_all(warehouse, "SELECT source_document_id, kind, uri, origin, sha256, bytes, fetched_at, http_status,"
+                                " etag, last_modified, cik, accession, status, reject_reason, raw_path IS NOT NULL,"
+                                " load_id, expected_cik, given_accession FROM source_documents ORDER BY uri")
+    by_uri = {r[2]: r for r in rows}
+    assert sorted(r[0] for r in rows) == [1, 2, 3, 4]
+    for doc, kind, cik in zip(docs, ("companyfacts", "submissions", "companyfacts"), (320193, 50863, 1045810),
+                              strict=True):
+        assert by_uri[doc.uri][1:] == (kind, doc.uri, "file", doc.sha256, doc.size, when, 200, doc.etag,
+                                       "Mon, 30 Nov 2026 10:00:00 GMT", cik, None, "loaded", None, True,
+                                       report.load_id, doc.expected_cik, None)
+    assert by_uri["bad.json"][1:] == ("unknown", "bad.json", "http", bad.sha256, 6, when, None, None, None, 12345,
+                                      "0000012345-26-000001", "rejected", "an HTML page", True, report.load_id,
+                                      12345, "0000012345-26-000001")

@@ -1,0 +1,72 @@
+"""Data-quality checks: each file in warehouse/sql/derive/checks/ returns its offending rows (with a
+``severity``) from ``check_facts``, the current standard values of the companies checked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import duckdb
+
+from warehouse.derive.metrics import chain_concepts, ciks_of_load, stage_current_values, standard_values_plan
+from warehouse.derive.steps import StepError, folder_steps, run_steps
+from warehouse.schema.sql_files import sql, sql_names
+from warehouse.schema.vocabulary import MetricsError
+from warehouse.store.db import fetch_value
+
+
+def check_names() -> list[str]:
+    """Data-quality check files shipped in warehouse/sql/derive/checks/."""
+    return sql_names("derive/checks")
+
+
+def _stage_for(con: duckdb.DuckDBPyConnection, ciks: list[int]) -> None:
+    """check_facts for ``ciks`` only, when no metrics refresh staged it: the refresh's own
+    standard-value steps, filtered on the companies from their first read of fact_versions (never
+    all companies filtered afterwards); the current intervals are the current standard values."""
+    plan = standard_values_plan()
+    run_steps(con, plan, {"ciks": ciks, "chain_concepts": chain_concepts(con)}, keep=["sfv"])
+    stage_current_values(con)
+    con.execute("DROP TABLE sfv")
+
+
+def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int] | None = None, *,
+               staged: bool = False) -> dict[str, int]:
+    """Run every check over ``ciks`` (default: the companies whose facts ``load_id`` inserted)
+    and store (replace) its result for ``load_id``. The sample keeps the five most severe rows.
+    ``staged``: the metrics refresh of the same companies left their current standard values in
+    ``check_facts`` (``refresh_metrics(..., stage_checks=True)``); else they are computed here.
+    Returns check name -> offending row count."""
+    cik_list = sorted({int(c) for c in ciks}) if ciks is not None else ciks_of_load(con, load_id)
+    results: dict[str, int] = {}
+    try:
+        if not staged:
+            _stage_for(con, cik_list)
+    except (StepError, duckdb.Error) as exc:
+        raise MetricsError(f"staging the checks' standard facts failed: {exc}") from exc
+    con.execute("DELETE FROM check_results WHERE load_id = ?", [load_id])
+    for step in folder_steps("derive/checks"):
+        name = step.name.rsplit("/", 1)[1]
+        try:
+            con.execute(
+                "INSERT INTO check_results (load_id, check_name, offending_rows, sample, checked_at) "
+                "SELECT ?, ?, count(*), CAST(to_json(list(t ORDER BY t.severity DESC)[1:5]) AS JSON), "
+                "CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP) "
+                f"FROM ({step.text}) t",
+                [load_id, name])
+            n = fetch_value(con, "SELECT offending_rows FROM check_results WHERE load_id = ? AND check_name = ?",
+                            [load_id, name])
+        except duckdb.Error as exc:
+            raise MetricsError(f"check {name} failed: {exc}") from exc
+        results[name] = int(n or 0)
+    con.execute("DROP TABLE IF EXISTS check_facts")
+    return results
+
+
+def run_check(con: duckdb.DuckDBPyConnection, name: str) -> list[dict]:
+    """Offending rows of one check over every company (most severe first), without storing anything."""
+    if name not in check_names():
+        raise MetricsError(f"no check named {name!r}; known: {', '.join(check_names())}")
+    con.execute("CREATE OR REPLACE TEMP TABLE check_facts AS SELECT * FROM standard_facts")
+    cur = con.execute(f"SELECT * FROM ({sql(f'derive/checks/{name}')}) t ORDER BY severity DESC")
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]

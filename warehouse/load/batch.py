@@ -1,0 +1,536 @@
+"""Load a batch of parsed documents in ONE transaction: provenance, rejections, rows, run record.
+
+A loader error for one document (a RejectedDocument, or anything else a bad value can cause: a
+DuckDB conversion or range error, ArrowInvalid, OverflowError...) rejects that document only: the
+batch is rolled back and retried without it, and the rejection is recorded with its reason.
+Errors of the machine rather than the document (disk, memory, an interrupted or broken
+connection) fail the batch and leave the warehouse as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from pipelines.documents import Document, utcnow
+from pipelines.errors import RejectedDocument
+from warehouse.store.db import fetch_all, fetch_value, transaction
+from warehouse.store.killpoints import kill_point
+from warehouse.store.lake import CONFLICT_RETRIES, conflict_pause, is_conflict, retry_on_conflict
+from warehouse.store.raw_payloads import RawWriter
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A document and the record its parser produced."""
+
+    doc: Document
+    record: Any
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A document that failed before loading (fetch or parse), with the error naming it."""
+
+    doc: Document
+    error: RejectedDocument
+    kind: str | None = None
+
+
+@dataclass(frozen=True)
+class Known:
+    """A document whose bytes are already loaded (found by sha256 before parsing): unchanged."""
+
+    doc: Document
+    kind: str
+
+
+Item = Parsed | Rejected | Known
+
+
+@dataclass(frozen=True)
+class LoadContext:
+    """What a loader needs to stamp provenance on its rows."""
+
+    load_id: str
+    source_document_id: int
+    doc: Document
+
+
+Loader = Callable[[duckdb.DuckDBPyConnection, LoadContext, Any], dict[str, int]]
+# Stores several records of different companies at once, as a Loader would one by one; one count each.
+ManyLoader = Callable[[duckdb.DuckDBPyConnection, Sequence[tuple[LoadContext, Any]]], list[dict[str, int]]]
+
+RUNNING = "running"
+STATUS_RANK = ["succeeded", "partial", "failed"]
+
+# Errors of the machine, not of a document: they fail the batch instead of rejecting a document.
+INFRASTRUCTURE_ERRORS: tuple[type[BaseException], ...] = (
+    OSError, MemoryError, duckdb.IOException, duckdb.OutOfMemoryException, duckdb.InternalException,
+    duckdb.FatalException, duckdb.InterruptException, duckdb.TransactionException,
+    duckdb.ConnectionException, duckdb.PermissionException)
+
+# Largest value of the INTEGER columns that hold a CIK.
+MAX_CIK = 2**31 - 1
+
+
+@dataclass
+class BatchReport:
+    load_id: str
+    loaded: int = 0
+    unchanged: int = 0
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+    row_counts: Counter = field(default_factory=Counter)
+    status: str = "succeeded"
+    ciks: set[int] = field(default_factory=set)  # companies whose facts or filings this batch changed
+    restated: set[int] = field(default_factory=set)  # ... whose stored facts' fiscal year or filing changed
+    document_ids: set[int] = field(default_factory=set)  # source documents this batch loaded
+
+    def add(self, other: BatchReport) -> None:
+        """Add another batch of the same run to these totals (the worst status wins)."""
+        self.loaded += other.loaded
+        self.unchanged += other.unchanged
+        self.rejected += other.rejected
+        self.row_counts.update(other.row_counts)
+        self.status = max(self.status, other.status, key=STATUS_RANK.index)
+
+    @property
+    def documents(self) -> int:
+        """Documents that reached the warehouse (loaded, unchanged or recorded as rejected)."""
+        return self.loaded + self.unchanged + len(self.rejected)
+
+    def summary(self) -> str:
+        rows = ", ".join(f"{k}={v}" for k, v in sorted(self.row_counts.items()) if v) or "no new rows"
+        return (f"load {self.load_id[:8]}: {self.loaded} loaded, {self.unchanged} unchanged, "
+                f"{len(self.rejected)} rejected; {rows}")
+
+
+def new_load_id() -> str:
+    return str(uuid.uuid4())
+
+
+def _storable_cik(cik: Any) -> int | None:
+    """A CIK that fits the INTEGER columns, else None (the rejection reason says what was wrong)."""
+    return cik if isinstance(cik, int) and 0 <= cik <= MAX_CIK else None
+
+
+# source_documents' columns, in the order _DocumentRows writes them, with their types.
+_DOCUMENT_COLUMNS = (
+    ("source_document_id", "int64"), ("kind", "string"), ("uri", "string"), ("origin", "string"),
+    ("sha256", "string"), ("bytes", "int64"), ("fetched_at", "timestamp"), ("http_status", "int32"),
+    ("etag", "string"), ("last_modified", "string"), ("cik", "int32"), ("accession", "string"),
+    ("status", "string"), ("reject_reason", "string"), ("raw_path", "string"), ("load_id", "string"),
+    ("expected_cik", "int32"), ("given_accession", "string"))
+
+
+class _DocumentRows:
+    """The source_documents rows of one batch attempt: ids max + 1 read once, then counted up; the
+    rows written together by ``flush`` (one INSERT from Arrow) at the end of the batch's loading
+    (no loader reads source_documents).
+
+    Ids are assigned here (the one writer, inside the batch's transaction), not by the column's
+    sequence default: the same statements then run on DuckLake, which has no sequences. Rows are not
+    inserted one statement each: the Python binding converts each parameter (~0.3 ms), so an INSERT
+    of 18 parameters cost ~5 ms per document (0.54 s of a 10x bootstrap's 80 documents)."""
+
+    def __init__(self, con):
+        self.next = int(fetch_value(con, "SELECT coalesce(max(source_document_id), 0) + 1 FROM source_documents"))
+        self.rows: list[tuple] = []
+
+    def add(self, doc: Document, *, kind: str, load_id: str, status: str, reason: str | None,
+            raw_path: str | None, cik: int | None, accession: str | None) -> int:
+        """Record ``doc`` (written at the next ``flush``); returns its source_document_id."""
+        doc_id = self.next
+        self.next += 1
+        self.rows.append((doc_id, kind, doc.uri, doc.origin, doc.sha256, doc.size, doc.fetched_at, doc.http_status,
+                          doc.etag, doc.last_modified, _storable_cik(cik), accession, status, reason, raw_path,
+                          load_id, _storable_cik(doc.expected_cik), doc.accession))
+        return doc_id
+
+    def flush(self, con) -> None:
+        """INSERT the rows added since the last flush, in one statement."""
+        if not self.rows:
+            return
+        import pyarrow as pa
+
+        types = {"int64": pa.int64(), "int32": pa.int32(), "string": pa.string(), "timestamp": pa.timestamp("us")}
+        columns = list(zip(*self.rows, strict=True))
+        table = pa.table({name: pa.array(column, types[kind])
+                          for (name, kind), column in zip(_DOCUMENT_COLUMNS, columns, strict=True)})
+        con.register("source_documents_arrow", table)
+        try:
+            names = ", ".join(name for name, _ in _DOCUMENT_COLUMNS)
+            con.execute(f"INSERT INTO source_documents ({names}) SELECT {names} FROM source_documents_arrow")
+        finally:
+            con.unregister("source_documents_arrow")
+        self.rows.clear()
+
+
+def loaded_documents(con, sha256s: Iterable[str]) -> set[tuple[str, str]]:
+    """(kind, sha256) of the documents among ``sha256s`` already loaded (one indexed lookup)."""
+    wanted = sorted(set(sha256s))
+    if not wanted:
+        return set()
+    return set(fetch_all(con, "SELECT DISTINCT kind, sha256 FROM source_documents"
+                              " WHERE status = 'loaded' AND list_contains(?, sha256)", [wanted]))
+
+
+def _already_loaded(con, items: Sequence[Item]) -> set[tuple[str, str]]:
+    """(kind, sha256) of the batch's parsed documents that an earlier batch already loaded (one
+    lookup per batch; ``ingest.prepare`` finds most of them before parsing)."""
+    return loaded_documents(con, (it.doc.sha256 for it in items if isinstance(it, Parsed)))
+
+
+def _record_kind(item: Item) -> str:
+    record_kind = getattr(item, "kind", None) or getattr(getattr(item, "record", None), "kind", None)
+    return item.doc.kind or record_kind or "unknown"
+
+
+def _order(item: Item) -> int:
+    """Load order within a batch: the order of the item's record type (warehouse.load.kinds), found
+    through its kind (pipelines.parse.KINDS) when it has no record; unknown kinds last. A Known
+    item stores nothing, so its place is immaterial: a batch of unchanged documents never imports
+    the loaders (numpy, pyarrow)."""
+    if isinstance(item, Known):
+        return 0
+    from pipelines.parse import KINDS
+    from warehouse.load.kinds import LOADERS
+
+    record = getattr(item, "record", None)
+    kind = KINDS.get(_record_kind(item))
+    spec = LOADERS.get(type(record).__name__ if record is not None else kind.record_type if kind else "")
+    return spec.order if spec else len(LOADERS)
+
+
+# ------------------------------------------------------------------------------------------ runs
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def reconcile_interrupted(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Close the runs still marked ``running`` whose process on this host is gone (killed, or the
+    machine stopped): ``partial`` when some of their batches committed, else ``failed``, with an
+    ``interrupted: ...`` error. Returns their load ids."""
+    host = platform.node()
+    gone = [(lid, pid) for lid, pid in fetch_all(
+        con, "SELECT load_id, pid FROM load_runs WHERE status = ? AND host = ?", [RUNNING, host])
+        if pid is None or (pid != os.getpid() and not _pid_alive(pid))]
+    if not gone:
+        return []
+
+    def close_them() -> None:
+        with transaction(con):
+            for lid, pid in gone:
+                con.execute(
+                    "UPDATE load_runs SET status = CASE WHEN documents_loaded + documents_unchanged"
+                    " + documents_rejected > 0 THEN 'partial' ELSE 'failed' END,"
+                    " error = coalesce(error || '; ', '') || ? WHERE load_id = ?",
+                    [f"interrupted: process {pid} on {host} ended before finishing the run", lid])
+    retry_on_conflict(close_them)
+    return [lid for lid, _ in gone]
+
+
+def start_run(con: duckdb.DuckDBPyConnection, *, command: str, flow_run_id: str | None = None,
+              load_id: str | None = None) -> str:
+    """Record a run as ``running`` (its own committed transaction, with this process's pid and
+    host) before anything is loaded, so a run that never finishes cannot look finished."""
+    reconcile_interrupted(con)
+    load_id = load_id or new_load_id()
+
+    def record() -> None:
+        with transaction(con):
+            con.execute(
+                "INSERT INTO load_runs (load_id, flow_run_id, command, started_at, status, pid, host)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [load_id, flow_run_id, command, utcnow(), RUNNING, os.getpid(), platform.node()])
+    retry_on_conflict(record)
+    kill_point("run_started")
+    return load_id
+
+
+def run_status(run: BatchReport, *, not_fetched: int = 0, error: str | None = None) -> str:
+    """failed: nothing reached the warehouse and something went wrong (an error, or every document
+    failed to be fetched); partial: documents rejected or not fetched, or an error after some
+    batches committed; else succeeded."""
+    if (error or not_fetched) and run.documents == 0:
+        return "failed"
+    if error or not_fetched or run.rejected:
+        return "partial"
+    return "succeeded"
+
+
+def finish_run(con: duckdb.DuckDBPyConnection, run: BatchReport, *, not_fetched: int = 0,
+               error: str | None = None) -> str:
+    """Give a ``running`` run its final status (see run_status) and finish time; returns the status."""
+    status = run_status(run, not_fetched=not_fetched, error=error)
+
+    def record() -> None:
+        with transaction(con):
+            con.execute("UPDATE load_runs SET status = ?, finished_at = ?, documents_not_fetched = ?,"
+                        " error = coalesce(?, error) WHERE load_id = ?",
+                        [status, utcnow(), not_fetched, error, run.load_id])
+    retry_on_conflict(record)
+    kill_point("run_finished")
+    run.status = status
+    return status
+
+
+def _write_run(con, report: BatchReport, *, command: str, flow_run_id: str | None, started_at,
+               error: str | None = None) -> None:
+    previous = fetch_all(con, "SELECT status, row_counts, error FROM load_runs WHERE load_id = ?", [report.load_id])
+    if previous:
+        # A run of several batches: add this batch to the run's totals; the worst status wins, and
+        # a run recorded as running stays running until finish_run.
+        old_status, old_counts, old_error = previous[0]
+        totals = Counter(json.loads(old_counts) if old_counts else {})
+        totals.update(report.row_counts)
+        status = old_status if old_status == RUNNING else max(old_status, report.status, key=STATUS_RANK.index)
+        con.execute(
+            "UPDATE load_runs SET finished_at = ?, status = ?, documents_loaded = documents_loaded + ?,"
+            " documents_unchanged = documents_unchanged + ?, documents_rejected = documents_rejected + ?,"
+            " row_counts = ?, error = ? WHERE load_id = ?",
+            [None if status == RUNNING else utcnow(), status, report.loaded, report.unchanged,
+             len(report.rejected), json.dumps(dict(sorted(totals.items()))), error or old_error, report.load_id])
+    else:
+        counts = json.dumps(dict(sorted(report.row_counts.items())))
+        con.execute(
+            "INSERT INTO load_runs (load_id, flow_run_id, command, started_at, finished_at, status,"
+            " documents_loaded, documents_unchanged, documents_rejected, row_counts, error, pid, host)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [report.load_id, flow_run_id, command, started_at, utcnow(), report.status, report.loaded,
+             report.unchanged, len(report.rejected), counts, error, os.getpid(), platform.node()])
+
+
+# ----------------------------------------------------------------------------------------- batch
+
+
+def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir: Path,
+               command: str = "load", load_id: str | None = None, flow_run_id: str | None = None,
+               derive: bool = True) -> BatchReport:
+    """Commit every good document of ``items`` and record every bad one, all in one transaction.
+
+    A loader that finds a document bad rolls the batch back; the batch is then retried with that
+    document recorded as rejected, so nothing else is lost. Any other error (see
+    INFRASTRUCTURE_ERRORS, or a failure of the derived metrics) rolls back everything and is
+    recorded in the run: the warehouse is left as it was. Part of a run started with ``start_run``
+    the batch adds to the run's totals; alone, it is a run of its own with its final status.
+    """
+    load_id = load_id or new_load_id()
+    started_at = utcnow()
+    pending = sorted(items, key=_order)
+    conflicts = 0
+    together = True  # records of several companies stored by one call (RecordLoader.many)
+    for _attempt in range(len(pending) + 2 + CONFLICT_RETRIES):
+        report = BatchReport(load_id=load_id)
+        try:
+            with transaction(con):
+                _load_items(con, pending, report, raw_dir, together)
+                current = refresh_current_facts(con, report)
+                if derive:
+                    _derive(con, report, current)
+                report.status = "partial" if report.rejected else "succeeded"
+                _write_run(con, report, command=command, flow_run_id=flow_run_id, started_at=started_at)
+                kill_point("before_commit")
+            return report
+        except _LoaderRejected as bad:
+            pending = [Rejected(it.doc, bad.error, _record_kind(it)) if it is bad.item else it for it in pending]
+        except _TogetherFailed:
+            together = False  # a value of one of the documents stored together: find which, one by one
+        except BaseException as exc:
+            if is_conflict(exc) and conflicts < CONFLICT_RETRIES:
+                # DuckLake: another writer committed first; the batch was rolled back: do it again
+                conflicts += 1
+                conflict_pause(conflicts)
+                continue
+            failed = BatchReport(load_id=load_id, status="failed")
+            retry_on_conflict(lambda f=failed, e=exc: _record_failed(con, f, command, flow_run_id, started_at, e))
+            raise
+    raise AssertionError("unreachable: every retry rejects one more document")
+
+
+def current_facts_scope(con: duckdb.DuckDBPyConnection, report: BatchReport) -> list[int]:
+    """Companies whose current facts this batch may have changed: those whose facts or filings it
+    changed, and those whose facts cite an accession of a filing it inserted (a co-registrant's
+    facts take the acceptance time from another company's submissions)."""
+    ciks = set(report.ciks)
+    if report.row_counts.get("filings") and report.document_ids:
+        ciks |= {c for (c,) in fetch_all(
+            con, "SELECT DISTINCT x.cik FROM facts x SEMI JOIN (SELECT DISTINCT accession FROM filings"
+                 " WHERE source_document_id BETWEEN list_min($docs) AND list_max($docs)"
+                 " AND list_contains($docs, source_document_id) AND acceptance_time IS NOT NULL) b"
+                 " ON b.accession = x.accession WHERE NOT list_contains($ciks, x.cik)",
+            {"docs": sorted(report.document_ids), "ciks": sorted(ciks)})}
+    return sorted(ciks)
+
+
+def refresh_current_facts(con: duckdb.DuckDBPyConnection, report: BatchReport) -> list[int]:
+    """Recompute facts_current_rows and fact_restatements_rows for the companies this batch changed
+    (inside its transaction; schema/stored/); returns those companies."""
+    from warehouse.schema.stored_tables import keep
+
+    ciks = current_facts_scope(con, report)
+    keep(con, ("facts_current_rows", "fact_restatements_rows"), ciks)
+    return ciks
+
+
+def _record_failed(con, failed: BatchReport, command: str, flow_run_id: str | None, started_at,
+                   exc: BaseException) -> None:
+    with transaction(con):
+        _write_run(con, failed, command=command, flow_run_id=flow_run_id, started_at=started_at,
+                   error=f"{type(exc).__name__}: {exc}")
+
+
+def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport, current: list[int]) -> None:
+    """Derived metrics and checks of the companies whose facts or filings this batch changed, and
+    the stored standard facts of those whose current facts it recomputed (``current``), inside the
+    batch's transaction (warehouse.derive.batch.derive_batch: the checks only when the batch stored
+    facts, which is all they read)."""
+    if not report.ciks:
+        return
+    from warehouse.derive.batch import derive_batch
+
+    counts = derive_batch(con, load_id=report.load_id, ciks=report.ciks, document_ids=report.document_ids,
+                          restated=report.restated, check=bool(report.row_counts.get("facts")), current=current)
+    report.row_counts.update({k: counts[k] for k in ("derived_metrics", "metric_lineage")})
+    if counts["check_results"]:
+        report.row_counts["check_results"] += counts["check_results"]
+
+
+class _LoaderRejected(Exception):
+    def __init__(self, item: Parsed, error: RejectedDocument):
+        self.item, self.error = item, error
+
+
+class _TogetherFailed(Exception):
+    """Records stored together failed on a value: the batch is retried storing them one by one,
+    which names the document."""
+
+
+def _load_items(con, items: Sequence[Item], report: BatchReport, raw_dir: Path, together: bool = True) -> None:
+    # Raw payloads are compressed and written in a background thread while DuckDB loads; every
+    # write has finished and been fsynced (file and directory) before the batch commits.
+    with RawWriter(raw_dir) as raw:
+        _load_each(con, items, report, raw, together)
+
+
+# Row counts of a loader that change what derived metrics read for the record's company.
+_DERIVE_INPUTS = ("facts", "filings", "filings_links_updated", "facts_fiscal_reassigned", "facts_earliest_payload")
+# ... that change what stored facts say (fiscal year, filed date): their metrics are recomputed.
+_RESTATED = ("facts_fiscal_reassigned", "facts_earliest_payload")
+
+
+def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, together: bool = True) -> None:
+    seen: set[tuple[str, str]] = set()
+    documents = _DocumentRows(con)
+    loaded_before = _already_loaded(con, items)
+    # Consecutive records that one RecordLoader.many stores together (each company once: a company's
+    # next record waits for the call that stores its previous one).
+    waiting: list[tuple[Parsed, LoadContext, Any]] = []
+    for item in items:
+        kind = _record_kind(item)
+        doc = item.doc
+        record = getattr(item, "record", None)
+        cik = getattr(record, "cik", None) or doc.expected_cik
+        accession = getattr(record, "accession", None) or doc.accession
+        if isinstance(item, Rejected):
+            raw_path = raw.store(doc.body, doc.sha256) if doc.body else None
+            documents.add(doc, kind=kind, load_id=report.load_id, status="rejected", reason=item.error.reason,
+                          raw_path=raw_path, cik=cik, accession=accession)
+            report.rejected.append((doc.uri, item.error.reason))
+            continue
+        key = (kind, doc.sha256)
+        if isinstance(item, Known) or key in seen or key in loaded_before:
+            report.unchanged += 1
+            continue
+        seen.add(key)
+        from warehouse.load.kinds import LOADERS  # here: unchanged documents need no loader
+
+        spec = LOADERS.get(type(record).__name__)
+        many = spec.many if together and spec is not None else None
+        if waiting and (many is not _many_of(waiting) or any(c == cik for _, _, c in waiting)):
+            _store_together(con, waiting, report)
+        try:
+            if spec is None:
+                raise RejectedDocument(doc.uri, f"no loader for {type(record).__name__} records")
+            if cik is not None and _storable_cik(cik) is None:
+                raise RejectedDocument(doc.uri, f"CIK {cik} is out of range (1 to {MAX_CIK})")
+            raw_path = raw.store(doc.body, doc.sha256)
+            doc_id = documents.add(doc, kind=kind, load_id=report.load_id, status="loaded", reason=None,
+                                   raw_path=raw_path, cik=cik, accession=accession)
+            ctx = LoadContext(report.load_id, doc_id, doc)
+            if many is not None:
+                waiting.append((item, ctx, cik))
+                continue
+            counts = spec.loader(con, ctx, record)
+        except RejectedDocument as exc:
+            raise _LoaderRejected(item, RejectedDocument(doc.uri, exc.reason)) from exc
+        except INFRASTRUCTURE_ERRORS:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a bad value in this document: reject it, keep the rest
+            raise _LoaderRejected(item, _value_error(doc, exc)) from exc
+        _count(report, doc_id, cik, counts)
+    documents.flush(con)
+    if waiting:
+        _store_together(con, waiting, report)
+
+
+def _many_of(waiting: Sequence[tuple[Parsed, LoadContext, Any]]):
+    from warehouse.load.kinds import LOADERS
+
+    return LOADERS[type(waiting[0][0].record).__name__].many
+
+
+def _value_error(doc: Document, exc: BaseException) -> RejectedDocument:
+    return RejectedDocument(doc.uri, f"the loader failed on this document ({type(exc).__name__}: {exc})"[:2000])
+
+
+def _store_together(con, waiting: list[tuple[Parsed, LoadContext, Any]], report: BatchReport) -> None:
+    """Store the waiting records with one RecordLoader.many call, then count each as its own load.
+    A document named by a RejectedDocument is rejected; any other error of a value fails the
+    attempt with _TogetherFailed (one waiting record alone: that document is rejected)."""
+    many = _many_of(waiting)
+    try:
+        counts = many(con, [(ctx, item.record) for item, ctx, _ in waiting])
+    except RejectedDocument as exc:
+        named = next((item for item, _, _ in waiting if item.doc.uri == exc.document), None)
+        if named is None and len(waiting) > 1:
+            raise _TogetherFailed() from exc
+        named = named or waiting[0][0]
+        raise _LoaderRejected(named, RejectedDocument(named.doc.uri, exc.reason)) from exc
+    except INFRASTRUCTURE_ERRORS:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a bad value in one of these documents
+        if len(waiting) > 1:
+            raise _TogetherFailed() from exc
+        raise _LoaderRejected(waiting[0][0], _value_error(waiting[0][0].doc, exc)) from exc
+    for (_, ctx, cik), doc_counts in zip(waiting, counts, strict=True):
+        _count(report, ctx.source_document_id, cik, doc_counts)
+    waiting.clear()
+
+
+def _count(report: BatchReport, doc_id: int, cik: Any, counts: dict[str, int]) -> None:
+    report.loaded += 1
+    report.document_ids.add(doc_id)
+    report.row_counts.update(counts)
+    kill_point("document_loaded")
+    if isinstance(cik, int) and any(counts.get(k) for k in _DERIVE_INPUTS):
+        report.ciks.add(cik)
+    if isinstance(cik, int) and any(counts.get(k) for k in _RESTATED):
+        report.restated.add(cik)

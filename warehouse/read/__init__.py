@@ -1,0 +1,1 @@
+"""Readers: the notebook API, queries under limits, compare, growth, resolve, export, the company report."""
