@@ -63,7 +63,7 @@ tried AS (  -- the pick (the least key: unique in its slot, the chain rank is it
             -- in pick order: (key, text) pairs sorted, aggregates over slots, never a window partitioned by
             -- slot (DuckDB pays a fixed cost per partition) nor an ORDER BY aggregate
     SELECT slot, min(pick_key) AS best,
-           list_transform(list_sort(list((pick_key, tag_value))), e -> e[2]) AS candidates
+           list_transform(list_sort(list((pick_key, tag_value))), lambda e: e[2]) AS candidates
     FROM keyed GROUP BY slot
 ),
 reported AS (
@@ -104,7 +104,7 @@ derived AS (  -- with its pick key: the tag the longer period matched, else chai
 ),
 derived_tried AS (  -- per derived slot: the pick (the least key) and the tags in pick order
     SELECT cik, standard_concept, unit, period_start, period_end,
-           min(pick_key) AS best, list_transform(list_sort(list((pick_key, taxonomy || ':' || concept))), e -> e[2]) AS candidates
+           min(pick_key) AS best, list_transform(list_sort(list((pick_key, taxonomy || ':' || concept))), lambda e: e[2]) AS candidates
     FROM derived GROUP BY cik, standard_concept, unit, period_start, period_end
 )
 SELECT cik, standard_concept, fiscal_year, fiscal_period, duration_class, duration_days,

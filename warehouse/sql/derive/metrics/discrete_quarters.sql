@@ -17,6 +17,6 @@ SELECT standard_concept AS metric, cik, fiscal_year, fiscal_period, duration_cla
            ELSE standard_concept || '(FY) - ' || standard_concept || '(nine months YTD)' END AS formula,
        'discrete_quarter.v1' AS rule_version, known_from, CAST(NULL AS VARCHAR) AS null_reason,
        flags,
-       list_transform(inputs, x -> edge(x.step, x, NULL)) AS inputs
+       list_transform(inputs, lambda x: edge(x.step, x, NULL)) AS inputs
 FROM sfv
 WHERE derivation LIKE 'derived_%'

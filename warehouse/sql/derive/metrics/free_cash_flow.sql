@@ -16,6 +16,6 @@ SELECT 'free_cash_flow' AS metric, cik, fiscal_year, fiscal_period, duration_cla
                 THEN 'taxonomy mismatch: operating_cash_flow from ' || a_taxonomy || ', capital_expenditure from ' || b_taxonomy
        END AS null_reason,
        CAST([] AS VARCHAR[]) AS flags,
-       list_concat(list_transform(a_inputs, x -> edge('operating_cash_flow', x, a_metric_id)),
-                   list_transform(b_inputs, x -> edge('capital_expenditure', x, b_metric_id))) AS inputs
+       list_concat(list_transform(a_inputs, lambda x: edge('operating_cash_flow', x, a_metric_id)),
+                   list_transform(b_inputs, lambda x: edge('capital_expenditure', x, b_metric_id))) AS inputs
 FROM same_period_pair('operating_cash_flow', 'capital_expenditure')

@@ -45,10 +45,10 @@ SELECT 'revenue_growth_yoy' AS metric, ev.cik, c.fiscal_year, c.fiscal_period, e
             WHEN p.value < 0 THEN 'prior revenue is negative' END AS null_reason,
        list_filter([CASE WHEN ev.duration_class = 'annual' AND (coalesce(fc.weeks_53, false) OR coalesce(fp.weeks_53, false))
                          THEN '53_week_year' END,
-                    CASE WHEN abs(ev.c_days - ev.p_days) > 3 THEN 'duration_days_differ' END], x -> x IS NOT NULL)
+                    CASE WHEN abs(ev.c_days - ev.p_days) > 3 THEN 'duration_days_differ' END], lambda x: x IS NOT NULL)
            AS flags,
-       list_concat(list_transform(c.inputs, x -> edge('current', x, c.metric_id)),
-                   list_transform(p.inputs, x -> edge('prior', x, p.metric_id))) AS inputs
+       list_concat(list_transform(c.inputs, lambda x: edge('current', x, c.metric_id)),
+                   list_transform(p.inputs, lambda x: edge('prior', x, p.metric_id))) AS inputs
 FROM ev
 JOIN r c ON c.cik = ev.cik AND c.unit = ev.unit AND c.period_start = ev.c_start AND c.period_end = ev.c_end
         AND c.known_from <= ev.t AND ev.t < coalesce(c.valid_to, TIMESTAMP 'infinity')

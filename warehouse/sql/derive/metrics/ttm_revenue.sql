@@ -60,7 +60,7 @@ summed AS (
            sum(value) AS total,
            CASE WHEN count(DISTINCT taxonomy) = 1 THEN NULL ELSE 'taxonomy mismatch between quarters' END AS null_reason,
            max(taxonomy) AS taxonomy,
-           flatten(list(list_transform(inputs, x -> edge('q' || pos, x, metric_id)))) AS inputs,  -- any order: the id sorts them
+           flatten(list(list_transform(inputs, lambda x: edge('q' || pos, x, metric_id)))) AS inputs,  -- any order: the id sorts them
            'revenue(q1) + revenue(q2) + revenue(q3) + revenue(q4)' AS formula
     FROM picked
     GROUP BY chain_id, cik, unit, s1, e4, t
@@ -71,7 +71,7 @@ summed AS (
 from_fy AS (
     SELECT f.cik, f.fiscal_year, 'Q4' AS fiscal_period, f.period_start, f.period_end, f.unit, f.known_from AS t,
            f.value AS total, CAST(NULL AS VARCHAR) AS null_reason, f.taxonomy,
-           list_transform(f.inputs, x -> edge('fiscal_year', x, f.metric_id)) AS inputs,
+           list_transform(f.inputs, lambda x: edge('fiscal_year', x, f.metric_id)) AS inputs,
            'revenue(FY)' AS formula
     FROM fy f
     SEMI JOIN qk ON qk.cik = f.cik AND qk.unit = f.unit AND qk.period_end = f.period_end AND qk.fiscal_period = 'Q4'

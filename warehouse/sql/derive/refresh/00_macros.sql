@@ -33,6 +33,6 @@ CREATE OR REPLACE TEMP MACRO metric_key(metric, cik, period_start, period_end, i
     printf('%08x', cik) || '-' ||
     md5(concat_ws('|', metric, CAST(cik AS VARCHAR), coalesce(CAST(period_start AS VARCHAR), ''),
                   CAST(period_end AS VARCHAR), coalesce(input_unit, ''), rule_version,
-                  array_to_string(list_sort(list_transform(inputs, x -> concat_ws(':',
+                  array_to_string(list_sort(list_transform(inputs, lambda x: concat_ws(':',
                       x.role, x.taxonomy, x.concept, x.unit, coalesce(CAST(x.period_start AS VARCHAR), ''),
                       CAST(x.period_end AS VARCHAR), x.accession, CAST(x.revision AS VARCHAR)))), ',')));

@@ -21,7 +21,7 @@ der AS (
     SELECT cik, standard_concept, fiscal_year, fiscal_period, duration_class, duration_days, period_start,
            period_end, value, unit, taxonomy, concept AS matched_tag, chain_rank, scope, accession,
            derivation, valid_from AS known_from, valid_to, flags,
-           list_transform(raw_inputs, x -> lineage_edge(NULL, x.step, x.standard_concept, derivation, x.taxonomy,
+           list_transform(raw_inputs, lambda x: lineage_edge(NULL, x.step, x.standard_concept, derivation, x.taxonomy,
                                                         x.concept, x.unit, x.period_start, x.period_end,
                                                         x.accession, x.revision, x.value, x.known_from, NULL))
                AS inputs
@@ -30,5 +30,5 @@ der AS (
 SELECT * FROM rep
 UNION ALL BY NAME
 SELECT *, metric_key(standard_concept, cik, period_start, period_end, unit, 'discrete_quarter.v1',
-                     list_transform(inputs, x -> edge(x.step, x, NULL))) AS metric_id
+                     list_transform(inputs, lambda x: edge(x.step, x, NULL))) AS metric_id
 FROM der;

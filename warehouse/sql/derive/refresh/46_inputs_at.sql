@@ -38,7 +38,7 @@ g AS (
            period_end, unit,
            map(list(standard_concept), list(value)) AS v,
            map(list(standard_concept), list(taxonomy)) AS tax,
-           flatten(list(list_transform(inputs, x -> edge(standard_concept, x, metric_id)))) AS inputs  -- any order: metric_key sorts
+           flatten(list(list_transform(inputs, lambda x: edge(standard_concept, x, metric_id)))) AS inputs  -- any order: metric_key sorts
     FROM cur
     GROUP BY key_id, key_anchor, cik, period_start, period_end, unit, t
     HAVING bool_or(standard_concept = key_anchor)

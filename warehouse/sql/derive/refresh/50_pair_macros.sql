@@ -25,8 +25,8 @@ SELECT metric_name AS metric, cik, fiscal_year, fiscal_period, duration_class, p
             WHEN b_value < 0 THEN sc_den || ' is negative'
        END AS null_reason,
        CAST([] AS VARCHAR[]) AS flags,
-       list_concat(list_transform(a_inputs, x -> edge('numerator', x, a_metric_id)),
-                   list_transform(b_inputs, x -> edge('denominator', x, b_metric_id))) AS inputs
+       list_concat(list_transform(a_inputs, lambda x: edge('numerator', x, a_metric_id)),
+                   list_transform(b_inputs, lambda x: edge('denominator', x, b_metric_id))) AS inputs
 FROM same_period_pair(sc_num, sc_den);
 
 -- inputs_at(anchor, needs): the rows of period_inputs (refresh/46: one pass for every (anchor,

@@ -12,7 +12,7 @@ CREATE OR REPLACE TEMP TABLE metric_new AS
 WITH keyed AS (
     SELECT rowid AS rid, metric_key(metric, cik, period_start, period_end, input_unit, rule_version, inputs) AS metric_id,
            metric, cik, period_start, period_end, input_unit, rule_version, known_from,
-           list_sort(list_transform(inputs, x -> {'role': x.role, 'step': x.step, 'taxonomy': x.taxonomy,
+           list_sort(list_transform(inputs, lambda x: {'role': x.role, 'step': x.step, 'taxonomy': x.taxonomy,
                                                   'concept': x.concept, 'unit': x.unit, 'value': x.value}))
                AS input_values
     FROM metric_candidates
