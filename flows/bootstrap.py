@@ -24,25 +24,29 @@ from warehouse.load.ingest import ingest
 DEFAULT_BATCH_SIZE = 25  # members per commit: bounds memory (bodies + records of one batch); 25 measured best (docs/benchmarks.md)
 
 
-def items(paths: Iterable[Path], *, accession: str | None = None) -> Iterator[Document | Rejected]:
-    """Ingest items for every member of ``paths``, lazily: Documents (with ``accession`` when given),
-    or Rejected for a member that could not even be read (named; recorded by the ingest path)."""
+def items(paths: Iterable[Path], *, accession: str | None = None, cik: int | None = None
+          ) -> Iterator[Document | Rejected]:
+    """Ingest items for every member of ``paths``, lazily: Documents (with ``accession`` and the
+    company ``cik`` when given: a filing document that names no company is that company's), or
+    Rejected for a member that could not even be read (named; recorded by the ingest path)."""
     for doc in documents(paths):
         if isinstance(doc, RejectedDocument):
             yield Rejected(Document(uri=doc.document, origin="file", body=b""), doc)
         else:
-            yield replace(doc, accession=accession) if accession else doc
+            if accession:
+                doc = replace(doc, accession=accession)
+            yield replace(doc, expected_cik=cik) if cik is not None else doc
 
 
 def bootstrap(con: Any, paths: list[Path], *, raw_dir: Path, command: str = "bootstrap",
               batch_size: int = DEFAULT_BATCH_SIZE, workers: int | None = None, accession: str | None = None,
-              on_batch: Callable[[BatchReport, int], None] | None = None) -> BatchReport:
+              cik: int | None = None, on_batch: Callable[[BatchReport, int], None] | None = None) -> BatchReport:
     """Load every member of ``paths`` (zips, folders, files) as ONE run committing every
     ``batch_size`` members; ``on_batch(report, members)`` after each commit. Returns the run's totals."""
     missing = [str(p) for p in paths if not Path(p).exists()]
     if missing:
         raise FileNotFoundError(f"no such file or folder: {', '.join(missing)}")
-    return ingest(con, items(paths, accession=accession), raw_dir=raw_dir, command=command, batch_size=batch_size,
+    return ingest(con, items(paths, accession=accession, cik=cik), raw_dir=raw_dir, command=command, batch_size=batch_size,
                   workers=workers, on_batch=on_batch)
 
 

@@ -147,12 +147,14 @@ def init() -> None:
 
 @command()
 def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz accepted), folders (walked recursively) or zips (every member); kind detected from content.")],
-         accession: Annotated[str | None, typer.Option(help="Accession for a single ownership XML or inline-XBRL document whose name carries none.")] = None,
+         accession: Annotated[str | None, typer.Option(help="Accession for a single ownership XML or filing document whose name carries none.")] = None,
+         cik: Annotated[int | None, typer.Option("--cik", help="The company of these files: a 10-K/10-Q/8-K document that names none is its (a file about another company is rejected).")] = None,
          batch_size: Annotated[int, typer.Option(help="Commit every N documents (bulk loads); 0 = the whole run in one transaction.")] = 0,
          task_runner: Annotated[str, typer.Option(help="Parse fan-out: `local` (a process per core, no Prefect) or `dask` (a Prefect flow on Dask workers; flows/scale.py).")] = "local",
          dask_workers: Annotated[int | None, typer.Option(help="Dask: worker processes of the local cluster [default: one per core].")] = None,
          dask_address: Annotated[str | None, typer.Option(help="Dask: scheduler address (tcp://host:8786) instead of a local cluster.")] = None) -> None:
-    """Load local SEC files (companyfacts, submissions and pages, tickers, Forms 3/4/5) in one run.
+    """Load local SEC files (companyfacts, submissions and pages, tickers, Forms 3/4/5, 10-K/10-Q/8-K
+    documents) in one run.
 
     Folders are walked recursively and zips (SEC's companyfacts.zip, submissions.zip) read member by
     member. Files already loaded (same bytes) are skipped before parsing; the others are parsed in a
@@ -161,11 +163,13 @@ def load(paths: Annotated[list[Path], typer.Argument(help="Local SEC files (.gz 
     if accession and (len(files) != 1 or not Path(files[0]).is_file()):
         fail("--accession names the accession of ONE file", EXIT_USAGE)
     if task_runner != "local":
+        if cik is not None:
+            fail("--cik is for --task-runner local", EXIT_USAGE)
         for path in files:
             if not Path(path).is_file():
                 fail(f"{path}: no such file (--task-runner {task_runner} loads files; folders and zips: local)")
         return _load_scaled(files, accession, batch_size, task_runner, dask_workers, dask_address)
-    _bulk_load(files, command="load", batch_size=batch_size, accession=accession)
+    _bulk_load(files, command="load", batch_size=batch_size, accession=accession, cik=cik)
 
 
 @command()
@@ -183,7 +187,8 @@ def bootstrap(
     _bulk_load([p for p in (submissions_zip, companyfacts_zip) if p], command="bootstrap", batch_size=batch_size)
 
 
-def _bulk_load(paths: list[Path], *, command: str, batch_size: int, accession: str | None = None) -> None:
+def _bulk_load(paths: list[Path], *, command: str, batch_size: int, accession: str | None = None,
+               cik: int | None = None) -> None:
     """Stream every member of ``paths`` through the ingest path as one run, with progress and ETA."""
     from flows.bootstrap import bootstrap as run_bootstrap
     from flows.bootstrap import total_members
@@ -212,7 +217,7 @@ def _bulk_load(paths: list[Path], *, command: str, batch_size: int, accession: s
                                   highlight=False)
 
             run = run_bootstrap(con, paths, raw_dir=raw_dir_for(State.db), command=command, batch_size=batch_size,
-                                accession=accession, on_batch=done)
+                                accession=accession, cik=cik, on_batch=done)
     out.print(run.summary())
     for uri, reason in run.rejected:
         say("rejected", f"{uri}: {reason}")

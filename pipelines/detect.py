@@ -13,13 +13,27 @@ KINDS = (
     "company_tickers",
     "company_tickers_exchange",
     "ownership",
-    "inline_xbrl",
     "daily_index",
+    "filing_document",
 )
 
-_INLINE_XBRL = b"http://www.xbrl.org/2013/inlineXBRL"  # the ix namespace, declared on the root
-_IX_HEADER = re.compile(rb"<[A-Za-z0-9_.-]+:header[\s>]")
 _HTML = re.compile(rb"^\s*(<!doctype html|<html)", re.IGNORECASE)
+_SUBMISSION_TYPE = re.compile(rb"CONFORMED SUBMISSION TYPE:\s*(\S+)")
+_COVER_FORM = re.compile(rb"FORM\s*(?:<[^>]*>\s*|&nbsp;|&#160;|\s)*(10-K|10-Q|8-K)", re.IGNORECASE)
+
+
+def _filing_document(body: bytes, head: bytes) -> bool:
+    """A 10-K/10-Q/8-K primary document (or a submission of one), told from its first bytes."""
+    from pipelines.filing_documents import form_family
+
+    m = _SUBMISSION_TYPE.search(body[:8192])
+    if m:
+        return form_family(m.group(1).decode("ascii", "replace")) is not None
+    if head.startswith(b"<DOCUMENT>"):
+        return True  # an SGML-wrapped document: its parser tells a form from an exhibit
+    if _HTML.match(head) or (head.startswith(b"<?xml") and re.search(rb"<html", head, re.I)):
+        return b"inlineXBRL" in body[:20_000] or _COVER_FORM.search(body[:200_000]) is not None
+    return False
 
 
 def detect_kind(body: bytes, *, document: str) -> str:
@@ -27,8 +41,11 @@ def detect_kind(body: bytes, *, document: str) -> str:
     head = body[:4096].lstrip()
     if not head:
         raise RejectedDocument(document, "empty body")
-    if _INLINE_XBRL in body[:20_000] and _IX_HEADER.search(body):
-        return "inline_xbrl"
+    if b"Request Rate Threshold Exceeded" in body[:20_000]:
+        raise RejectedDocument(document, "an HTML page: SEC's throttle page (Request Rate Threshold Exceeded), "
+                                         "not a payload; fetch it again later")
+    if _filing_document(body, head):
+        return "filing_document"
     if _HTML.match(head):
         raise RejectedDocument(document, "an HTML page, not an SEC data payload (throttle or error page?)")
     if head[:1] in (b"{", b"["):

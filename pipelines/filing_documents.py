@@ -22,11 +22,12 @@ import hashlib
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any, ClassVar
 
 from pipelines.errors import RejectedDocument
 from pipelines.filing_sections import find_sections
 from pipelines.filing_text import extract_text
-from pipelines.sec_formats import accession_from_filename, normalize_accession, normalize_cik
+from pipelines.sec_formats import accession_from_filename, eastern_to_utc, normalize_accession, normalize_cik
 
 MAX_FILING_BYTES = 32 * 1024 * 1024  # the largest 10-K primary documents are ~15 MB; a 50 MB one is refused
 
@@ -68,6 +69,7 @@ class FilingSection:
     text: str
     text_start: int
     text_end: int
+    body_start: int  # where ``text`` starts in the document text (after the heading)
     byte_start: int
     byte_end: int
     flags: tuple[str, ...]
@@ -93,7 +95,7 @@ class FilingDocument:
     company_name: str | None
     filed: date | None
     period: date | None
-    accepted: datetime | None
+    accepted: datetime | None  # ACCEPTANCE-DATETIME, naive UTC
     file_name: str | None  # the primary document's <FILENAME>
     text_byte_start: int  # where the primary document's content starts in the raw bytes
     text_byte_end: int
@@ -101,6 +103,8 @@ class FilingDocument:
     has_table_of_contents: bool
     sections: tuple[FilingSection, ...]
     exhibits: tuple[Exhibit, ...]
+    inline_xbrl: Any = None  # an inline-XBRL document's facts (pipelines.inline_xbrl.InlineXbrlDocument)
+    kind: ClassVar[str] = "filing_document"  # source_documents.kind of the payload it was parsed from
 
     def section(self, item: str) -> FilingSection | None:
         """The section of ``item`` (also when printed together with another, "Items 1 and 2")."""
@@ -297,7 +301,7 @@ def parse_filing_document(body: bytes, *, document: str, accession: str | None =
     accepted = None
     if fields.get("ACCEPTANCE-DATETIME"):
         try:
-            accepted = datetime.strptime(fields["ACCEPTANCE-DATETIME"], "%Y%m%d%H%M%S")
+            accepted = eastern_to_utc(fields["ACCEPTANCE-DATETIME"])
         except ValueError:
             accepted = None
 
@@ -307,7 +311,7 @@ def parse_filing_document(body: bytes, *, document: str, accession: str | None =
         b0 = to_bytes(dt.source_offset(s.text_start))
         b1 = to_bytes(dt.source_offset(s.text_end + 1)) if s.text_end + 1 < len(dt.text) else to_bytes(end)
         sections.append(FilingSection(n + 1, s.item, s.part, s.heading, s.text, s.text_start, s.text_end,
-                                      b0, max(b1, b0), s.flags, s.covers, s.confidence, s.confidence_reason))
+                                      s.body_start, b0, max(b1, b0), s.flags, s.covers, s.confidence, s.confidence_reason))
     return FilingDocument(
         document=document, sha256=hashlib.sha256(body).hexdigest(), size=len(body), envelope=envelope,
         form=form.upper(), form_family=family, accession=acc, accession_source=acc_source if acc else None,

@@ -54,6 +54,7 @@ class Section:
     text: str  # the item's text after its heading
     text_start: int  # offset in the document text of the heading line
     text_end: int  # offset in the document text where the item ends (exclusive)
+    body_start: int  # offset in the document text where ``text`` starts
     flags: tuple[str, ...]
     covers: tuple[str, ...]  # every item the heading names: ("1", "2") for "Items 1 and 2."
     confidence: float
@@ -248,7 +249,9 @@ def find_sections(dt: DocumentText, family: str) -> tuple[list[Section], bool]:
         end_line = _trim_between(lines, c.line, end_line)
         start = lines[c.line][0]
         end = lines[end_line][0] - 1 if end_line < len(lines) else len(dt.text)
-        body = dt.text[min(c.body_start, end):end].strip()
+        raw_body = dt.text[min(c.body_start, end):end]
+        body = raw_body.strip()
+        body_start = min(c.body_start, end) + (len(raw_body) - len(raw_body.lstrip()))
         flags = _flags(c.heading, body)
         confidence, reason = 0.95, "heading at the start of a line, in the form's item order"
         if toc:
@@ -257,6 +260,6 @@ def find_sections(dt: DocumentText, family: str) -> tuple[list[Section], bool]:
             confidence, reason = 0.8, reason + "; the heading runs on into the item's text on one line"
         if len(body) < 15 and not flags:
             confidence, reason = 0.5, reason + "; almost no text under the heading"
-        sections.append(Section(c.key, c.part, c.heading, body, start, max(end, start), flags, c.covers,
+        sections.append(Section(c.key, c.part, c.heading, body, start, max(end, start), body_start, flags, c.covers,
                                 confidence, reason))
     return sections, toc

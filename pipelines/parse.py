@@ -76,14 +76,20 @@ def _ownership(doc: Document) -> Any:
     return parse_ownership(doc.body, document=doc.uri, accession=doc.accession)
 
 
-def _inline_xbrl(doc: Document) -> Any:
-    from pipelines.inline_xbrl import accession_from_name, parse_inline_xbrl
+def _filing_document(doc: Document) -> Any:
+    """A 10-K/10-Q/8-K document with its items; an inline-XBRL one also with its facts (``inline_xbrl``)."""
+    from dataclasses import replace
 
-    accession = doc.accession or accession_from_name(_file_name(doc))
-    if accession is None:
-        raise RejectedDocument(doc.uri, "an inline-XBRL document whose accession is unknown: name the file by "
-                                        "its accession (0000320193-25-000079_...) or give it (load --accession)")
-    return parse_inline_xbrl(doc.body, document=doc.uri, accession=accession)
+    from pipelines.filing_documents import parse_filing_document
+
+    record = parse_filing_document(doc.body, document=doc.uri, accession=doc.accession,
+                                   expected_cik=doc.expected_cik)
+    if record.envelope == "inline_xbrl" and record.accession is not None:
+        from pipelines.inline_xbrl import parse_inline_xbrl
+
+        record = replace(record, inline_xbrl=parse_inline_xbrl(doc.body, document=doc.uri,
+                                                               accession=record.accession))
+    return record
 
 
 @dataclass(frozen=True)
@@ -103,7 +109,7 @@ KINDS: dict[str, DocumentKind] = {k.name: k for k in (
     DocumentKind("submissions_page", _submissions_page, "SubmissionsPage"),
     DocumentKind("companyfacts", _companyfacts, "CompanyFacts"),
     DocumentKind("ownership", _ownership, "OwnershipFiling"),
-    DocumentKind("inline_xbrl", _inline_xbrl, "InlineXbrlDocument"),
+    DocumentKind("filing_document", _filing_document, "FilingDocument"),
 )}
 
 

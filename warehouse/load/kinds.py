@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from warehouse.load.batch import Loader, ManyLoader
 from warehouse.load.companyfacts import load_companyfacts, load_companyfacts_many
-from warehouse.load.inline_xbrl import load_inline_xbrl
+from warehouse.load.filing_documents import load_filing_document
 from warehouse.load.ownership import load_ownership
 from warehouse.load.submissions import load_company_tickers, load_submissions, load_submissions_page
 
@@ -35,5 +35,5 @@ LOADERS: dict[str, RecordLoader] = {r.record_type: r for r in (
     RecordLoader("SubmissionsPage", load_submissions_page, 2),
     RecordLoader("CompanyFacts", load_companyfacts, 3, load_companyfacts_many),
     RecordLoader("OwnershipFiling", load_ownership, 3),
-    RecordLoader("InlineXbrlDocument", load_inline_xbrl, 3),
+    RecordLoader("FilingDocument", load_filing_document, 3),
 )}

@@ -31,7 +31,7 @@ ONE_OF_EACH = {
     "company_tickers": FIXTURES / "sec/www.sec.gov/files/company_tickers.json.gz",
     "company_tickers_exchange": FIXTURES / "sec/www.sec.gov/files/company_tickers_exchange.json.gz",
     "ownership": FIXTURES / "form4/0000320193-22-000061.txt",
-    "inline_xbrl": FIXTURES / "filings/8-K/0000320193-24-000005_aapl-20240201.htm.gz",
+    "filing_document": FIXTURES / "filings/8-K/0000912057-00-002128.txt.gz",
 }
 CF = sorted(COMPANYFACTS_DIR.glob("*.json.gz"))
 
