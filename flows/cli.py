@@ -524,6 +524,83 @@ def checks(name: Annotated[str | None, typer.Argument(help="One check's offendin
     print_result(result, format, limit=limit)
 
 
+_SECTION_FIELDS = ("item", "part", "heading", "text", "flags", "covers", "confidence", "confidence_reason",
+                   "text_start", "text_end", "byte_start", "byte_end")
+
+
+@command()
+def section(accession: Annotated[str, typer.Argument(help="Accession of a loaded 10-K/10-Q/8-K document.")],
+            item: Annotated[str | None, typer.Argument(help="Item: 1A, 7, II-1A (a 10-Q), 2.02 (an 8-K); omit for every item.")] = None,
+            format: Annotated[Format, typer.Option("--format", "-f")] = Format.table) -> None:
+    """The text of a filing's items as printed (heading, text, flags, confidence), with where they are
+    in the document (its URL, character and byte offsets)."""
+    from warehouse.read.filing_text import FilingTextError
+    from warehouse.read.filing_text import section as one_section
+    from warehouse.read.filing_text import sections as all_sections
+
+    with reader(State.db) as con:
+        try:
+            rows = [one_section(con, accession, item)] if item else all_sections(con, accession)
+        except FilingTextError as exc:
+            fail(str(exc), EXIT_NOT_FOUND)
+    first = rows[0] if rows else {}
+    receipt = {k: first.get(k) for k in ("accession", "cik", "form", "company_name", "document_url", "sha256")}
+    receipt["accession"] = accession
+    receipt["filed"] = first["filed"].isoformat() if first.get("filed") else None
+    items = [{k: r[k] for k in _SECTION_FIELDS} for r in rows]
+    if format is Format.json:
+        body = {**receipt, **items[0]} if item else {**receipt, "items": items}
+        sys.stdout.write(json.dumps(body, indent=1, default=str) + "\n")
+    elif format is Format.csv:
+        print_result(Result(list(_SECTION_FIELDS), [tuple(i[k] for k in _SECTION_FIELDS) for i in items]), format)
+    else:
+        for i in items:
+            flags = f"  [{', '.join(i['flags'])}]" if i["flags"] else ""
+            out.print(f"{i['heading']}{flags}", style="bold", highlight=False, markup=False)
+            out.print(i["text"] if item else _fold(i["text"]), highlight=False, markup=False)
+            out.print("")
+        say("source", f"{receipt['document_url']} (sha256 {receipt['sha256'][:12]}...)")
+
+
+def _fold(text: str, width: int = 300) -> str:
+    return text if len(text) <= width else text[:width].rsplit(" ", 1)[0] + f" ... ({len(text):,} characters)"
+
+
+@command()
+def search(query: Annotated[str | None, typer.Argument(help="Keywords, ranked (BM25) over the stored items.")] = None,
+           phrase: Annotated[str | None, typer.Option("--phrase", help="An exact phrase instead (case, whitespace, quotes and dashes normalised).")] = None,
+           cik: Annotated[int | None, typer.Option("--cik", "-c")] = None,
+           form: Annotated[str | None, typer.Option("--form", help="10-K, 10-Q, 8-K (a family) or an exact form (10-K405).")] = None,
+           item: Annotated[str | None, typer.Option("--item", help="Only this item (1A, II-1A, 2.02).")] = None,
+           filed_from: Annotated[datetime | None, typer.Option("--from", help="Filed on or after (YYYY-MM-DD).")] = None,
+           filed_to: Annotated[datetime | None, typer.Option("--to", help="Filed on or before (YYYY-MM-DD).")] = None,
+           limit: Annotated[int, typer.Option(help="Hits (1-1000).")] = 20,
+           format: Annotated[Format, typer.Option("--format", "-f")] = Format.table) -> None:
+    """Full-text search over the items of the loaded 10-K/10-Q/8-K documents: hits with accession,
+    item, a snippet and offsets."""
+    from warehouse.read.filing_text import FilingTextError, Filters, search_keywords, search_phrase
+
+    if (query is None) == (phrase is None):
+        fail("give keywords (QUERY) or --phrase TEXT, not both", EXIT_USAGE)
+    filters = Filters(cik, form, item, filed_from.date() if filed_from else None,
+                      filed_to.date() if filed_to else None)
+    with reader(State.db) as con:
+        try:
+            hits = search_phrase(con, phrase, filters, limit) if phrase is not None \
+                else search_keywords(con, query, filters, limit)
+        except FilingTextError as exc:
+            fail(str(exc), EXIT_USAGE)
+    if format is Format.json:
+        sys.stdout.write(json.dumps({"mode": "phrase" if phrase is not None else "keywords",
+                                     "query": phrase if phrase is not None else query,
+                                     "hits": [h.as_dict() for h in hits]}, indent=1) + "\n")
+        return
+    columns = ["accession", "item", "form", "filed", "cik", "snippet", "match_start", "score"]
+    print_result(Result(columns, [tuple(h.as_dict()[c] for c in columns) for h in hits]), format)
+    if not hits:
+        say("no hits", "nothing stored matches (only loaded 10-K/10-Q/8-K documents are searched)")
+
+
 @command()
 def export(dest: Annotated[Path, typer.Argument(help="Export folder (a symlink to DEST.<id>, swapped atomically).")],
            table: Annotated[list[str] | None, typer.Option("--table", help="Only these tables/views (repeatable).")] = None,

@@ -17,7 +17,7 @@ from collections import Counter
 _SINGLE = "'\u2018\u2019\u201a\u201b\u2032\u0060\u00b4"
 _DOUBLE = "\"\u201c\u201d\u201e\u201f\u2033"
 _DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
-_SPACE = r"[\s\u00a0\u2002\u2003\u2009\u200b]"
+_SPACE = "[\\s\u00a0\u2002\u2003\u2009\u200b]"  # the characters themselves: RE2 reads no \\u escapes
 _FOLD = str.maketrans({**dict.fromkeys(_SINGLE, "'"), **dict.fromkeys(_DOUBLE, '"'),
                        **dict.fromkeys(_DASHES, "-")})
 _WORD = re.compile(r"[a-z0-9]+")

@@ -442,6 +442,38 @@ class Warehouse:
         return self.sql(sql("read/api/insider_trades"), {"cik": self.cik(company), "since": since})
 
 
+    # -- filing text ----------------------------------------------------------------------------
+    def sections(self, accession: str) -> pl.DataFrame:
+        """Every item of a loaded 10-K/10-Q/8-K document in order: item, heading, text, flags,
+        confidence and offsets (characters into the document text, bytes into the raw document)."""
+        from warehouse.read.filing_text import sections
+
+        return self._rows(sections(self.con, accession))
+
+    def section(self, accession: str, item: str) -> dict[str, Any]:
+        """One item of a filing (``"1A"``, ``"II-1A"``, ``"2.02"``) as a dict; an unknown item raises
+        FilingTextError listing the items the filing has."""
+        from warehouse.read.filing_text import section
+
+        return section(self.con, accession, item)
+
+    def search(self, query: str | None = None, *, phrase: str | None = None, company: int | str | None = None,
+               form: str | None = None, item: str | None = None, filed_from: date | str | None = None,
+               filed_to: date | str | None = None, limit: int = 20) -> pl.DataFrame:
+        """Full-text search of the stored items: ranked keywords (``query``) or an exact ``phrase``
+        (case, whitespace, quotes and dashes normalised); one row per hit with accession, item,
+        snippet and offsets."""
+        from warehouse.read.filing_text import FilingTextError, Filters, search_keywords, search_phrase
+
+        if (query is None) == (phrase is None):
+            raise FilingTextError("give keywords (query) or a phrase, not both")
+        filters = Filters(self.cik(company) if company is not None else None, form, item,
+                          date.fromisoformat(filed_from) if isinstance(filed_from, str) else filed_from,
+                          date.fromisoformat(filed_to) if isinstance(filed_to, str) else filed_to)
+        hits = search_phrase(self.con, phrase, filters, limit) if phrase is not None \
+            else search_keywords(self.con, query, filters, limit)
+        return self._rows([h.as_dict() for h in hits])
+
 def open_warehouse(path: str | Path | None = None) -> Warehouse:
     """Open the warehouse read-only and sandboxed; use it with ``with`` or call ``close()``.
 
