@@ -31,11 +31,13 @@ def _stage_for(con: duckdb.DuckDBPyConnection, ciks: list[int]) -> None:
 
 def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int] | None = None, *,
                staged: bool = False) -> dict[str, int]:
-    """Run every check over ``ciks`` (default: the companies whose facts ``load_id`` inserted)
-    and store (replace) its result for ``load_id``. The sample keeps the five most severe rows.
+    """Run every check over ``ciks`` (default: the companies whose facts ``load_id`` inserted): their
+    findings replace the ones this run stored for them before (check_company_results; another batch
+    of the same run keeps its companies' findings), and check_results holds each check's total over
+    every company the run checked, with the five most severe rows of all.
     ``staged``: the metrics refresh of the same companies left their current standard values in
     ``check_facts`` (``refresh_metrics(..., stage_checks=True)``); else they are computed here.
-    Returns check name -> offending row count."""
+    Returns check name -> offending row count of the run so far."""
     cik_list = sorted({int(c) for c in ciks}) if ciks is not None else ciks_of_load(con, load_id)
     results: dict[str, int] = {}
     try:
@@ -43,16 +45,13 @@ def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int]
             _stage_for(con, cik_list)
     except (StepError, duckdb.Error) as exc:
         raise MetricsError(f"staging the checks' standard facts failed: {exc}") from exc
-    con.execute("DELETE FROM check_results WHERE load_id = ?", [load_id])
+    con.execute(sql("derive/check_store/forget_companies"), {"load_id": load_id, "ciks": cik_list})
     for step in folder_steps("derive/checks"):
         name = step.name.rsplit("/", 1)[1]
+        params = {"load_id": load_id, "check_name": name}
         try:
-            con.execute(
-                "INSERT INTO check_results (load_id, check_name, offending_rows, sample, checked_at) "
-                "SELECT ?, ?, count(*), CAST(to_json(list(t ORDER BY t.severity DESC)[1:5]) AS JSON), "
-                "CAST(now() AT TIME ZONE 'UTC' AS TIMESTAMP) "
-                f"FROM ({step.text}) t",
-                [load_id, name])
+            con.execute(sql("derive/check_store/company_results").replace("{check_sql}", step.text), params)
+            con.execute(sql("derive/check_store/results"), params)
             n = fetch_value(con, "SELECT offending_rows FROM check_results WHERE load_id = ? AND check_name = ?",
                             [load_id, name])
         except duckdb.Error as exc:

@@ -23,10 +23,10 @@ MAIN = "database_name = current_database() AND schema_name = 'main' AND NOT inte
 
 # What differs between two loads of the same documents in another order or batching, by design:
 # surrogate ids (source_document_id and the columns naming one), load ids, the clock of the load
-# (check_results.checked_at, derived_metrics.computed_at), and load_runs (one row per run) / check_results (one row per load
-# and check: a different batching runs the checks over other sets of companies) as a whole.
+# (check_results.checked_at, derived_metrics.computed_at), and load_runs (one row per run) / check_results and
+# check_company_results (per run: documents loaded in other runs are checked in other runs) as a whole.
 VOLATILE_COLUMNS = {"load_id", "checked_at", "applied_at", "computed_at"}
-VOLATILE_TABLES = {"load_runs", "check_results", "schema_migrations"}
+VOLATILE_TABLES = {"load_runs", "check_results", "check_company_results", "schema_migrations"}
 
 
 def _tables(con: duckdb.DuckDBPyConnection) -> list[str]:

@@ -127,3 +127,37 @@ def test_each_check_flags_the_one_value_doctored_in_a_copy_of_real_data(loaded, 
     flag_start, flag_end = flags
     assert new and {f["period_end"] for f in new} == {flag_end}, (check, new)
     assert [f for f in new if f.get("period_start", "None") == flag_start], (check, new)
+
+
+def _checks_after(tmp_path, name: str, batch_size: int) -> tuple[list[tuple], list[tuple]]:
+    """check_results (name, rows, sample) and the per-company findings after one run of FINDING_FILES."""
+    from pipelines.documents import read_local_document
+    from warehouse.load.ingest import ingest
+
+    con = connect(tmp_path / f"{name}.duckdb")
+    try:
+        report = ingest(con, [read_local_document(p) for p in FINDING_FILES], raw_dir=tmp_path / f"{name}.raw",
+                        command="load", batch_size=batch_size, workers=1)
+        assert report.status == "succeeded" and report.loaded == len(FINDING_FILES), report.summary()
+        results = fetch_all(con, "SELECT check_name, offending_rows, CAST(sample AS VARCHAR) FROM check_results "
+                                 "ORDER BY check_name")
+        companies = fetch_all(con, "SELECT check_name, cik, offending_rows FROM check_company_results ORDER BY ALL")
+        return results, companies
+    finally:
+        con.close()
+
+
+# four companies' real companyfacts (Kimberly-Clark, Procter & Gamble, Amphenol, NVIDIA) that the checks flag, the
+# last (NVIDIA) not for gross_profit_identity
+FINDING_FILES = [COMPANYFACTS_DIR / f"CIK{cik:010d}.json.gz" for cik in (55785, 80424, 820313, 1045810)]
+
+
+def test_a_batched_load_keeps_the_findings_of_every_batch(tmp_path):
+    """`load --batch-size 1` replaced check_results at every batch: only the last company's findings
+    remained (NVIDIA's 3, 0 and 9 where one batch found 14, 2 and 27). Every batch's findings are kept now."""
+    one_go, one_go_companies = _checks_after(tmp_path, "one-go", 0)
+    batched, batched_companies = _checks_after(tmp_path, "batched", 1)
+    assert batched == one_go and batched_companies == one_go_companies
+    assert {name: n for name, n, _ in one_go if n} == {"balance_sheet_identity": 14, "gross_profit_identity": 2,
+                                                       "quarters_sum_to_year": 27}
+    assert {cik for _, cik, _ in batched_companies} == {55785, 80424, 820313, 1045810}
