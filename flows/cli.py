@@ -19,6 +19,7 @@ import typer
 from rich.console import Console
 
 from flows.bootstrap import DEFAULT_BATCH_SIZE
+from flows.prefect_setup import apply_prefect_defaults, prefect_start_failure
 from pipelines.errors import ConfigError, EdgarError
 from warehouse.read.queries import (
     DEFAULT_MAX_ROWS,
@@ -116,6 +117,11 @@ def command(*args, **kwargs):
                 fail(str(exc), EXIT_CONFIG)
             except (WarehouseError, EdgarError) as exc:
                 fail(str(exc), EXIT_ERROR)
+            except RuntimeError as exc:
+                line = prefect_start_failure(exc)
+                if line is None:
+                    raise
+                fail(line, EXIT_ERROR)
         return app.command(*args, **kwargs)(run)
     return register
 
@@ -753,7 +759,7 @@ def _progress(*, eta: bool = False) -> Progress:
 
 def main() -> None:
     """Console entry point: one-line errors, exit codes scripts can rely on."""
-    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    apply_prefect_defaults()  # before anything imports Prefect
     # numpy (a load imports it with pyarrow) starts an OpenBLAS thread per core when it is imported, for
     # linear algebra no command does: one, ~0.02-0.03 s CPU less per process (numpy's import 0.20 -> 0.18)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

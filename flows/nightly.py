@@ -13,6 +13,11 @@ batch of companies:
   per accession, though EDGAR lists a Form 4 under its issuer and each owner);
 * every other tracked company costs nothing.
 
+Retries are the client's alone (``pipelines.sec_client``: per request, within the run's retry
+budget); no task is retried by Prefect. A document still failing is reported as not fetched (the
+companies it serves keep their watermark, so the next night asks again); SEC throttling, SEC
+unreachable or the retry budget spent stops the run (``pipelines.errors.STOPS_THE_RUN``).
+
 Every HTTP request is recorded in ``run_requests`` under the run's load id. A missing daily index
 (404/403: a weekend or holiday, or not published yet) is not an error; a company's watermark
 advances only to the last day whose index was read (a missing last day is asked again next night)
@@ -36,24 +41,20 @@ from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 from prefect.states import Completed
 
-from flows.refresh import FetchFailure, RefreshFailed, make_client
+from flows.refresh import FetchFailure, RefreshFailed, fetch_document, fetch_parse, make_client
 from pipelines.documents import Document
 from pipelines.errors import (
+    STOPS_THE_RUN,
     AccessDenied,
-    ConfigError,
+    EdgarError,
     NotFound,
     RejectedDocument,
-    SecForbidden,
-    SecThrottled,
-    TerminalError,
-    TransientError,
 )
 from pipelines.indexes import IndexEntry, business_days, parse_daily_index
 from pipelines.request_log import RequestLog
 from pipelines.sec_client import SecClient
 from pipelines.sec_formats import OWNERSHIP_FORMS
 from warehouse.load.batch import BatchReport, Parsed, Rejected
-from warehouse.load.ingest import prepare
 
 NEW_YORK = ZoneInfo("America/New_York")
 FETCH_THREADS = 4
@@ -113,16 +114,6 @@ class Fetched:
         self.failures += other.failures
 
 
-def _transient_only(task: Any, task_run: Any, state: Any) -> bool:
-    """Prefect retries a batch only for transient trouble (timeouts, 5xx, throttling), never for a
-    404 or a bad document (those are reported per document and do not fail the task)."""
-    try:
-        exc = state.result(raise_on_failure=False)
-    except BaseException:  # noqa: BLE001 - an unreadable state is not worth a retry
-        return False
-    return isinstance(exc, TransientError)
-
-
 def _parallel(jobs: list[tuple[Callable[[], Any], set[int]]], out: Fetched) -> None:
     if not jobs:
         return
@@ -131,45 +122,9 @@ def _parallel(jobs: list[tuple[Callable[[], Any], set[int]]], out: Fetched) -> N
             out.add(got, ciks)
 
 
-RETRIES = 2
-RETRY_DELAYS = [30.0, 660.0]  # seconds; the second waits out SEC's 10-minute throttle block
-
-
-@dataclass
-class Failure(FetchFailure):
-    """A document not fetched; ``transient`` when retrying later may help (timeouts, 5xx, throttle)."""
-
-    transient: bool = False
-
-
-def _raise_transient(fetched: Fetched) -> None:
-    """A transient failure fails the task, so Prefect retries the batch (RETRIES times); on the last
-    attempt the failures are reported as not fetched instead, except SEC's throttle, which stops
-    the run (never hammer a 10-minute block)."""
-    from prefect.runtime import task_run
-
-    for fail, _ in fetched.failures:
-        if isinstance(fail, Failure) and fail.transient:
-            if "Request Rate Threshold" in fail.reason or "throttled" in fail.reason:
-                raise SecThrottled(fail.reason)
-            if (task_run.run_count or 1) <= RETRIES:
-                raise TransientError(f"{fail.what}: {fail.reason}")
-
-
-def _fetch(what: str, fn: Callable[[], Document], *, parse: bool) -> Document | Parsed | Rejected | Failure:
-    """Fetch one document (and parse it when asked): a 404, a plain 403 or another terminal answer
-    is a Failure; SEC refusing the client (undeclared User-Agent) stops the run."""
-    try:
-        doc = fn()
-    except AccessDenied as exc:
-        return Failure(what, str(exc))
-    except (SecForbidden, ConfigError):
-        raise
-    except TransientError as exc:
-        return Failure(what, str(exc), transient=True)
-    except TerminalError as exc:
-        return Failure(what, str(exc))
-    return prepare(None, [doc], workers=1)[0] if parse else doc
+def _fetch(what: str, fn: Callable[[], Document], *, parse: bool) -> Document | Parsed | Rejected | FetchFailure:
+    """Fetch one document (and parse it when asked): see flows.refresh.fetch_document."""
+    return fetch_parse(what, fn) if parse else fetch_document(what, fn)
 
 
 # ------------------------------------------------------------------------------ tasks
@@ -185,16 +140,22 @@ def plan_task(db: str) -> list[tuple[int, date | None]]:
         return [(t.cik, t.synced_through) for t in tracked(con)]
 
 
-@task(name="read-daily-indexes", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=RETRY_DELAYS,
-      retry_condition_fn=_transient_only)
+@task(name="read-daily-indexes", cache_policy=NO_CACHE)
 def read_indexes_task(client: SecClient, days: list[date]) -> IndexRead:
-    """EDGAR's daily form.idx of each day; a missing one (404/403) is not an error."""
+    """EDGAR's daily form.idx of each day; a missing one (404/403) is not an error, one that failed
+    is reported and its day not passed."""
     read = IndexRead()
     for day in days:
         try:
             doc = client.fetch_daily_index(day, "form")
         except (NotFound, AccessDenied):
             read.missing.append(day)
+            continue
+        except STOPS_THE_RUN:
+            raise
+        except EdgarError as exc:  # retries exhausted: not read tonight, asked again next night
+            read.failed.append(FetchFailure(f"daily form index {day}", str(exc)))
+            read.failed_days.append(day)
             continue
         try:
             read.entries[day] = parse_daily_index(doc.body, document=doc.uri)
@@ -205,20 +166,17 @@ def read_indexes_task(client: SecClient, days: list[date]) -> IndexRead:
     return read
 
 
-@task(name="fetch-submissions", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=RETRY_DELAYS,
-      retry_condition_fn=_transient_only, task_run_name="submissions of {n} companies")
+@task(name="fetch-submissions", cache_policy=NO_CACHE, task_run_name="submissions of {n} companies")
 def fetch_submissions_task(client: SecClient, ciks: list[int], n: int) -> Fetched:
     """The main submissions file of each company of the batch, parsed (pages and filings are read
     from it)."""
     out = Fetched()
     _parallel([(lambda c=c: _fetch(f"submissions {c}", lambda: client.fetch_submissions(c), parse=True), {c})
                for c in ciks], out)
-    _raise_transient(out)
     return out
 
 
-@task(name="fetch-documents", cache_policy=NO_CACHE, retries=RETRIES, retry_delay_seconds=RETRY_DELAYS,
-      retry_condition_fn=_transient_only, task_run_name="{n} documents")
+@task(name="fetch-documents", cache_policy=NO_CACHE, task_run_name="{n} documents")
 def fetch_documents_task(client: SecClient, jobs: list[tuple[str, str, Any, set[int]]], n: int) -> Fetched:
     """Companyfacts, submissions pages and Forms 3/4/5 of the batch: (what, how, argument, ciks)."""
     def one(what: str, how: str, arg: Any) -> Any:
@@ -232,7 +190,6 @@ def fetch_documents_task(client: SecClient, jobs: list[tuple[str, str, Any, set[
 
     out = Fetched()
     _parallel([(lambda w=w, h=h, a=a: one(w, h, a), ciks) for w, h, a, ciks in jobs], out)
-    _raise_transient(out)
     return out
 
 
@@ -314,19 +271,15 @@ def _plan(tracked: list[tuple[int, date | None]], read: IndexRead) -> list[Compa
 @flow(name="edgar-nightly", log_prints=False)
 def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = None, today: date | None = None,
                  batch_size: int = 50, insider_history_days: int = 90,
-                 lock_wait: float | None = None, retry_delays: list[float] | None = None) -> dict | Completed:
+                 lock_wait: float | None = None) -> dict | Completed:
     """The incremental nightly over the tracked universe (see the module docstring).
 
     ``today`` (New York) defaults to now: the run reads the indexes through the day before.
     Companies are fetched and committed ``batch_size`` at a time, all under one load run; the run
-    holds the writer lock and publishes its build copy at the end (readers never wait).
-    ``retry_delays`` (seconds before each Prefect retry of a batch) defaults to RETRY_DELAYS."""
+    holds the writer lock and publishes its build copy at the end (readers never wait)."""
     from warehouse.store.db import publishing
 
     log = get_run_logger()
-    delays = RETRY_DELAYS if retry_delays is None else list(retry_delays)
-    tasks = _Tasks(*(t.with_options(retry_delay_seconds=delays) for t in (
-        read_indexes_task, fetch_submissions_task, fetch_documents_task)))
     today = today or new_york_today()
     through = today - timedelta(days=1)
     client = make_client(replay, cache_dir)
@@ -360,7 +313,7 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
             tracked = plan_task(db)
             synced = [s for _, s in tracked if s is not None]
             days = business_days(min(synced), through) if synced else []
-            read = tasks.indexes(client, days) if days else IndexRead()
+            read = read_indexes_task(client, days) if days else IndexRead()
             failures += read.failed
             confirmed = read.confirmed_through(days, None)
             work = _plan(tracked, read)
@@ -369,7 +322,7 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
             failed_ciks: set[int] = set()
             for k in range(0, len(work), max(batch_size, 1)):
                 batch = work[k:k + max(batch_size, 1)]
-                got, bad = _run_batch(tasks, client, db, batch, today, insider_history_days, asked)
+                got, bad = _run_batch(client, db, batch, today, insider_history_days, asked)
                 failures += [f for f, _ in got.failures]
                 failed_ciks |= bad
                 report = load_batch_task(db, got.items, flow_run_id, run.load_id, drain())
@@ -413,23 +366,14 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
     return result
 
 
-@dataclass(frozen=True)
-class _Tasks:
-    """The fetching tasks of a run, with its retry delays."""
-
-    indexes: Any
-    submissions: Any
-    documents: Any
-
-
-def _run_batch(tasks: _Tasks, client: SecClient, db: str, batch: list[Company], today: date, history_days: int,
+def _run_batch(client: SecClient, db: str, batch: list[Company], today: date, history_days: int,
                asked: set[str]) -> tuple[Fetched, set[int]]:
     """Fetch one batch: submissions first, then what they and the indexes say is missing."""
     from pipelines.ownership import ownership_archive_path
     from pipelines.submissions import ownership_filings
 
     ciks = [c.cik for c in batch]
-    got = tasks.submissions(client, ciks, len(ciks))
+    got = fetch_submissions_task(client, ciks, len(ciks))
     subs = {it.record.cik: it.record for it in got.items
             if isinstance(it, Parsed) and getattr(it.record, "kind", None) == "submissions"}
     since = today - timedelta(days=history_days)
@@ -456,7 +400,7 @@ def _run_batch(tasks: _Tasks, client: SecClient, db: str, batch: list[Company], 
             asked.add(acc)
             jobs.append((f"ownership {acc}", "ownership", (path, acc), owners))
     if jobs:
-        got.extend(tasks.documents(client, jobs, len(jobs)))
+        got.extend(fetch_documents_task(client, jobs, len(jobs)))
     bad = {cik for _, owners in got.failures for cik in owners}
     return got, bad
 

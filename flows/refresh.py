@@ -16,11 +16,10 @@ from prefect.states import Completed
 
 from pipelines.documents import Document, utcnow
 from pipelines.errors import (
-    ConfigError,
+    STOPS_THE_RUN,
+    AccessDenied,
     NotFound,
     RejectedDocument,
-    SecForbidden,
-    SecThrottled,
     TerminalError,
     TransientError,
 )
@@ -66,12 +65,16 @@ def make_client(replay: str | None = None, cache_dir: str | None = None, rate: f
 
 
 def fetch_document(what: str, fetch: Callable[[], Document]) -> Document | FetchFailure:
-    """Fetch one document; a missing one becomes a FetchFailure. SEC throttling is not swallowed:
-    it stops the run (never hammer a 10-minute block)."""
+    """Fetch one document; a missing one (404, a plain 403, retries exhausted) becomes a FetchFailure.
+    SEC refusing the client (throttled, User-Agent refused), SEC unreachable or the retry budget spent
+    is not swallowed: it stops the run (never hammer a 10-minute block, never try every remaining
+    request)."""
     try:
         return fetch()
-    except (SecThrottled, SecForbidden, ConfigError):
-        raise  # SEC is refusing this client: stop the run, never hammer
+    except AccessDenied as exc:  # a plain 403: this path only (S3-backed Archives paths that do not exist)
+        return FetchFailure(what, str(exc))
+    except STOPS_THE_RUN:
+        raise
     except (TransientError, TerminalError) as exc:  # 404, retries exhausted, another 4xx: this one only
         return FetchFailure(what, str(exc))
 
@@ -191,6 +194,8 @@ def ownership_from_daily_index(client: SecClient, day: date, ciks: list[int]) ->
 
     try:
         doc = client.fetch_daily_index(day, "form")
+    except STOPS_THE_RUN:
+        raise
     except (NotFound, TransientError) as exc:
         return [], [FetchFailure(f"daily form index {day}", str(exc))]
     try:

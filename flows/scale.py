@@ -81,7 +81,7 @@ def fetch_parse(client_factory: Callable[[], Any], requests: Sequence[tuple[str,
     ``requests`` are (SecClient method name, arguments); each result is an Item, or
     ``(what, reason)`` for a request that produced no document. The client shares the machine's
     rate limit with every other process of the user."""
-    from pipelines.errors import ConfigError, SecForbidden, SecThrottled, TerminalError, TransientError
+    from pipelines.errors import STOPS_THE_RUN, TerminalError, TransientError
 
     client = client_factory()
     out: list[Item | tuple[str, str]] = []
@@ -90,8 +90,8 @@ def fetch_parse(client_factory: Callable[[], Any], requests: Sequence[tuple[str,
             what = f"{method}{args}"
             try:
                 doc = getattr(client, method)(*args)
-            except (SecThrottled, SecForbidden, ConfigError):
-                raise  # SEC refuses this client: stop, never hammer
+            except STOPS_THE_RUN:
+                raise  # SEC refuses this client or cannot be reached: stop, never hammer
             except (TransientError, TerminalError) as exc:
                 out.append((what, str(exc)))
                 continue

@@ -20,6 +20,15 @@ KINDS = (
 _HTML = re.compile(rb"^\s*(<!doctype html|<html)", re.IGNORECASE)
 _SUBMISSION_TYPE = re.compile(rb"CONFORMED SUBMISSION TYPE:\s*(\S+)")
 _COVER_FORM = re.compile(rb"FORM\s*(?:<[^>]*>\s*|&nbsp;|&#160;|\s)*(10-K|10-Q|8-K)", re.IGNORECASE)
+_HTML_HEAD = re.compile(rb"^(?:\xef\xbb\xbf)?\s*(?:<!--.*?-->\s*)*(?:<!doctype\s+html|<html|<head|<title)",
+                        re.IGNORECASE | re.DOTALL)
+HTML_PAGE = "an HTML page, not an SEC data payload (throttle or error page?)"
+WEB_PAGE_KINDS = frozenset({"filing_document"})  # kinds whose documents are (X)HTML pages themselves
+
+
+def is_html_page(body: bytes) -> bool:
+    """True when ``body`` starts like an HTML page (doctype, <html>, <head> or <title>)."""
+    return bool(_HTML_HEAD.match(body[:4096]))
 
 
 def _filing_document(body: bytes, head: bytes) -> bool:
@@ -46,8 +55,8 @@ def detect_kind(body: bytes, *, document: str) -> str:
                                          "not a payload; fetch it again later")
     if _filing_document(body, head):
         return "filing_document"
-    if _HTML.match(head):
-        raise RejectedDocument(document, "an HTML page, not an SEC data payload (throttle or error page?)")
+    if is_html_page(body):
+        raise RejectedDocument(document, HTML_PAGE)
     if head[:1] in (b"{", b"["):
         if b'"facts"' in body[:200_000] and b'"entityName"' in body[:200_000]:
             return "companyfacts"

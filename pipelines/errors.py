@@ -52,6 +52,16 @@ class AccessDenied(SecForbidden):
     answer so, e.g. a daily index of a day EDGAR was closed)."""
 
 
+class SecUnreachable(TerminalError):
+    """No connection to SEC at all (DNS lookup failed, connection refused, network unreachable):
+    retrying in seconds does not help and every other request would fail alike, so the run stops."""
+
+
+class RetryBudgetSpent(TransientError):
+    """The run's retry budget (seconds spent on failed attempts and waits) is used up: SEC keeps
+    failing, so the run stops instead of retrying every remaining request."""
+
+
 class NotFound(TerminalError):
     """The URL does not exist (404) or, in replay mode, has no recorded response."""
 
@@ -67,3 +77,10 @@ class RejectedDocument(TerminalError):
         self.document = document
         self.reason = reason
         super().__init__(f"{document}: {reason}")
+
+
+# SEC refusing or unreachable for every request, or the run not configured: the flows stop the run
+# at the first of these (never hammer, never retry each remaining request), any other fetch error
+# is reported for its document alone.
+STOPS_THE_RUN: tuple[type[EdgarError], ...] = (SecThrottled, SecForbidden, ConfigError, SecUnreachable,
+                                                RetryBudgetSpent)

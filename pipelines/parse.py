@@ -21,7 +21,7 @@ from itertools import count
 from pathlib import PurePosixPath
 from typing import Any
 
-from pipelines.detect import detect_kind
+from pipelines.detect import HTML_PAGE, WEB_PAGE_KINDS, detect_kind, is_html_page
 from pipelines.documents import Document
 from pipelines.errors import RejectedDocument
 
@@ -123,6 +123,8 @@ def parse_document(doc: Document) -> tuple[str, Any]:
     spec = KINDS.get(kind)
     if spec is None:
         raise RejectedDocument(doc.uri, f"documents of kind {kind!r} are not loadable")
+    if kind not in WEB_PAGE_KINDS and is_html_page(doc.body):  # asked for by kind, served as a web page
+        raise RejectedDocument(doc.uri, HTML_PAGE)
     return kind, spec.parse(doc)
 
 

@@ -9,7 +9,11 @@ returns a ``pipelines.documents.Document``. SEC's fair access rules are enforced
   machine (``pipelines.sec_ratelimit``: a lock file in ``~/.cache/edgar-warehouse/``);
 - 429/5xx, network errors and incomplete bodies retry with exponential backoff and jitter,
   honouring Retry-After, all within one overall deadline per request (``deadline`` seconds, however
-  slowly the server drips bytes);
+  slowly the server drips bytes) and one retry budget per client, that is per run (``retry_budget``
+  seconds of failed attempts and waits, ``$EDGAR_WAREHOUSE_RETRY_BUDGET``; spent, the request raises
+  ``RetryBudgetSpent``). This is the one retry layer: the flows never retry a fetch again;
+- no connection at all (DNS lookup failed, connection refused, network unreachable) is never
+  retried: ``SecUnreachable`` at the first attempt;
 - SEC's "Request Rate Threshold Exceeded" page, recognised by its content whatever the status (SEC
   sometimes serves it with 200), blocks every request of every process for 10 minutes
   (``SecThrottled``) instead of hammering; it is never cached;
@@ -31,6 +35,7 @@ rate limiting, no sleeping.
 from __future__ import annotations
 
 import email.utils
+import errno
 import gzip
 import hashlib
 import json
@@ -50,15 +55,17 @@ from typing import Any
 
 import httpx
 
-from pipelines.detect import KINDS, detect_kind
+from pipelines.detect import KINDS, detect_kind, is_html_page
 from pipelines.documents import Document, max_document_bytes, utcnow
 from pipelines.errors import (
     AccessDenied,
     ConfigError,
     NotFound,
     RejectedDocument,
+    RetryBudgetSpent,
     SecForbidden,
     SecThrottled,
+    SecUnreachable,
     TerminalError,
     TransientError,
 )
@@ -90,6 +97,8 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 MAX_REDIRECTS = 5
 DEFAULT_DEADLINE = 300.0  # seconds per request, retries and waits included
+DEFAULT_RETRY_BUDGET = 300.0  # seconds per client (a run) of failed attempts and waits before retries
+RETRY_BUDGET_ENV = "EDGAR_WAREHOUSE_RETRY_BUDGET"
 REPLAY_USER_AGENT = "edgar-warehouse replay (no network)"
 USER_AGENT_HELP = (
     'set SEC_USER_AGENT to your name and contact email, e.g. export SEC_USER_AGENT="Your Name you@example.com" '
@@ -108,8 +117,6 @@ _MUTABLE_ARCHIVES = re.compile(r"^/Archives/edgar/(full-index|Feed|Oldloads)/|/$
 # SEC's refusal pages, told by their content (the status varies: 403 usually, sometimes 200 or 503).
 THROTTLE_PHRASE = b"request rate threshold exceeded"
 UNDECLARED_PHRASE = b"undeclared automated tool"
-_HTML_HEAD = re.compile(rb"^(?:\xef\xbb\xbf)?\s*(?:<!--.*?-->\s*)*(?:<!doctype\s+html|<html|<head|<title)",
-                        re.IGNORECASE | re.DOTALL)
 _PAGE_SNIFF_BYTES = 64 * 1024
 _JSON_KINDS = frozenset({"companyfacts", "submissions", "submissions_page", "company_tickers",
                          "company_tickers_exchange"})
@@ -217,11 +224,6 @@ def resolve_user_agent(user_agent: str | None = None) -> str:
 
 
 # --------------------------------------------------------------------------- SEC's refusal pages
-
-def is_html_page(body: bytes) -> bool:
-    """True when ``body`` starts like an HTML page (doctype, <html>, <head> or <title>)."""
-    return bool(_HTML_HEAD.match(body[:4096]))
-
 
 def sec_refusal_page(body: bytes, status: int) -> str | None:
     """``"throttle"`` for SEC's Request Rate Threshold Exceeded page, ``"undeclared"`` for its
@@ -340,6 +342,50 @@ class _DeadlinePassed(Exception):
     pass
 
 
+_NO_ROUTE = frozenset({errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN, errno.EHOSTDOWN})
+# What httpx says when the cause is not chained (a transport that raises ConnectError itself).
+_DNS_TEXT = re.compile(r"name or service not known|nodename nor servname|name resolution|getaddrinfo|"
+                       r"no address associated", re.IGNORECASE)
+
+
+def unreachable_reason(exc: BaseException) -> str | None:
+    """Why no connection could be made at all when ``exc`` (an httpx.ConnectError) says so: the DNS
+    lookup failed, the connection was refused, no route to the host; else None (retryable)."""
+    if not isinstance(exc, httpx.ConnectError):
+        return None
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, socket.gaierror):
+            return f"DNS lookup failed ({cause.strerror or cause})"
+        if isinstance(cause, ConnectionRefusedError):
+            return "connection refused"
+        if isinstance(cause, OSError) and cause.errno in _NO_ROUTE:
+            return f"no route to the host ({cause.strerror})"
+        cause = cause.__cause__ or cause.__context__
+    text = str(exc)
+    if _DNS_TEXT.search(text):
+        return f"DNS lookup failed ({text})"
+    if "connection refused" in text.lower():
+        return "connection refused"
+    return None
+
+
+def retry_budget_seconds() -> float:
+    """``$EDGAR_WAREHOUSE_RETRY_BUDGET`` seconds, else DEFAULT_RETRY_BUDGET; ConfigError when unreadable."""
+    text = os.environ.get(RETRY_BUDGET_ENV, "").strip()
+    if not text:
+        return DEFAULT_RETRY_BUDGET
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise ConfigError(f"{RETRY_BUDGET_ENV}={text!r}: expected seconds, 0 or more")
+    return value
+
+
 # --------------------------------------------------------------------------- cache
 
 @dataclass(frozen=True)
@@ -428,6 +474,8 @@ class SecClient:
     ``wall_clock`` (epoch seconds) times the shared rate limiter and throttle block, Retry-After dates
     and the cache TTL. ``rng`` draws backoff jitter. ``state_dir`` is the folder of the shared rate
     limit (default ``pipelines.sec_ratelimit.default_state_dir()``); ``limiter`` replaces it.
+    ``retry_budget`` (default ``retry_budget_seconds()``) bounds the seconds all requests of the
+    client together may spend on failed attempts and waits before retries.
     """
 
     def __init__(
@@ -441,6 +489,7 @@ class SecClient:
         max_retry_after: float = THROTTLE_BLOCK_SECONDS,
         timeout: float = 30.0,
         deadline: float = DEFAULT_DEADLINE,
+        retry_budget: float | None = None,
         max_body_bytes: int | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
         cache_ttl_seconds: float = 0,
@@ -470,6 +519,10 @@ class SecClient:
         self.max_retry_after = max_retry_after
         self.timeout = float(timeout)
         self.deadline = float(deadline)
+        self.retry_budget = retry_budget_seconds() if retry_budget is None else float(retry_budget)
+        self._budget_spent = 0.0
+        self._retries_made = 0
+        self._budget_lock = threading.Lock()
         # One size cap for every document, fetched or local (512 MiB, $EDGAR_MAX_DOCUMENT_BYTES).
         self.max_body_bytes = int(max_body_bytes) if max_body_bytes is not None else max_document_bytes()
         self.cache_ttl_seconds = cache_ttl_seconds
@@ -641,6 +694,12 @@ class SecClient:
                 raise self._deadline_error(url, retries, str(exc)) from None
             except (httpx.TransportError, _IncompleteBody) as exc:
                 self._observe(target, None, None, sent_at, started, f"{type(exc).__name__}: {exc}")
+                why = unreachable_reason(exc)
+                if why is not None:
+                    host = httpx.URL(target).host
+                    log.warning("GET %s: cannot reach %s: %s; not retried", target, host, why)
+                    raise SecUnreachable(f"cannot reach {host}: {why}; not retried: check this machine's network "
+                                         f"and DNS, then run again") from None
                 if self._clock() >= deadline_at:
                     raise self._deadline_error(url, retries, f"{type(exc).__name__}: {exc}") from exc
                 error = exc
@@ -678,10 +737,27 @@ class SecClient:
                 log.warning("GET %s -> %s; a retry in %.2f s would pass the deadline; giving up", target, reason,
                             delay)
                 raise self._deadline_error(url, retries, f"{reason}; next retry due in {delay:.1f} s") from error
+            self._spend_budget(url, elapsed_ms / 1000 + delay, reason, error)
             log.warning("GET %s -> %s in %.0f ms, retries=%d; retrying in %.2f s", target, reason, elapsed_ms,
                         retries, delay)
             self._sleep(delay)
             retries += 1
+
+    def _spend_budget(self, url: str, seconds: float, reason: str, error: Exception | None) -> None:
+        """Take ``seconds`` (a failed attempt and the wait before its retry) from the client's retry
+        budget, or raise RetryBudgetSpent when they are not left: SEC keeps failing, stop the run."""
+        with self._budget_lock:
+            if self._budget_spent + seconds > self.retry_budget:
+                spent, made = self._budget_spent, self._retries_made
+            else:
+                self._budget_spent += seconds
+                self._retries_made += 1
+                return
+        log.warning("GET %s -> %s; the retry budget of %g s is spent; giving up", url, reason, self.retry_budget)
+        raise RetryBudgetSpent(
+            f"{url}: SEC keeps failing (last: {reason}): this run's retry budget of {self.retry_budget:g} s is spent "
+            f"({made} retries, {spent:.0f} s); not retried: run again later (${RETRY_BUDGET_ENV} sets the budget)"
+        ) from error
 
     def _observe(self, url: str, status: int | None, nbytes: int | None, sent_at: datetime, started: float,
                  error: str | None) -> None:

@@ -3,21 +3,33 @@
 from __future__ import annotations
 
 import email.utils
+import errno
 import gzip
 import json
 import logging
 import random
+import socket
 import subprocess
 import sys
 import threading
 from datetime import date
 from pathlib import Path
 
+import httpcore
 import httpx
 import pytest
 
 from pipelines.detect import detect_kind
-from pipelines.errors import ConfigError, NotFound, SecForbidden, SecThrottled, TerminalError, TransientError
+from pipelines.errors import (
+    ConfigError,
+    NotFound,
+    RetryBudgetSpent,
+    SecForbidden,
+    SecThrottled,
+    SecUnreachable,
+    TerminalError,
+    TransientError,
+)
 from pipelines.replay import ReplayTransport, url_relpath
 from pipelines.sec_client import (
     RateLimiter,
@@ -140,18 +152,19 @@ def test_contact_never_leaks_into_logs_errors_or_documents(clock, caplog, tmp_pa
         httpx.Response(403, content=UNDECLARED_PAGE),
         httpx.Response(403, content=b"nope"),
         *[httpx.Response(503)] * 3,
-        *[httpx.ConnectError("connection refused")] * 3,
+        httpx.ConnectError("[Errno 111] Connection refused"),
+        *[httpx.ReadError("connection reset")] * 3,
         httpx.Response(403, content=RATE_PAGE),
     ])
     client = server.client(max_retries=2, cache_dir=tmp_path)
     docs = [client.get(SUBS, kind="submissions", expected_cik=320193)]
     errors = []
     for _ in range(7):
-        with pytest.raises((NotFound, SecForbidden, TransientError)) as info:
+        with pytest.raises((NotFound, SecForbidden, SecUnreachable, TransientError)) as info:
             client.get(SUBS)
         errors.append(info.value)
     assert [type(e).__name__ for e in errors] == [
-        "NotFound", "SecForbidden", "AccessDenied", "TransientError", "TransientError", "SecThrottled",
+        "NotFound", "SecForbidden", "AccessDenied", "TransientError", "SecUnreachable", "TransientError",
         "SecThrottled"]
     assert all(r.headers["user-agent"] == UA for r in server.requests)  # it is sent ...
     texts = [caplog.text, repr(client)] + [repr(d) for d in docs]
@@ -292,6 +305,65 @@ def test_network_errors_retry_then_succeed_or_give_up(clock):
         server.client().get(SUBS)
     assert isinstance(info.value.__cause__, httpx.ConnectError)
     assert len(server.requests) == 6
+
+
+def _chained(exc: OSError, text: str) -> httpx.ConnectError:
+    """A ConnectError as httpx raises it: from httpcore's, from the socket error."""
+    try:
+        try:
+            raise exc
+        except OSError as os_error:
+            raise httpcore.ConnectError(text) from os_error
+    except httpcore.ConnectError as core:
+        try:
+            raise httpx.ConnectError(text) from core
+        except httpx.ConnectError as outer:
+            return outer
+
+
+@pytest.mark.parametrize(("error", "said"), [
+    (socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution"), "DNS lookup failed"),
+    (ConnectionRefusedError(111, "Connection refused"), "connection refused"),
+    (OSError(errno.ENETUNREACH, "Network is unreachable"), "no route to the host"),
+])
+def test_no_connection_at_all_is_not_retried(clock, error, said):
+    """Issue #27.7: DNS down, a refused connection or no route was retried 5 times per request (and
+    the nightly's batch 3 times): 72 requests and 1,548 s before the run failed."""
+    server = Server(clock, default=lambda req: (_ for _ in ()).throw(_chained(error, str(error))))
+    with pytest.raises(SecUnreachable, match=f"cannot reach data.sec.gov: {said}") as info:
+        server.client().get(SUBS)
+    assert "not retried" in str(info.value) and "\n" not in str(info.value)
+    assert len(server.requests) == 1 and clock.sleeps == []
+
+
+def test_the_retry_budget_bounds_the_retries_of_all_requests_together(clock):
+    """Each request may retry 5 times (waits of about 1, 2, 4, 8, 16 s), but the client's budget (one
+    run's) caps the seconds all requests spend on failed attempts and waits: once spent, a failing
+    request is not retried and raises RetryBudgetSpent, which stops the run."""
+    server = Server(clock, default=lambda req: httpx.Response(503))
+    client = server.client(retry_budget=10)
+    with pytest.raises(RetryBudgetSpent, match=r"retry budget of 10 s is spent") as info:
+        client.get(SUBS)
+    assert "run again later" in str(info.value) and "EDGAR_WAREHOUSE_RETRY_BUDGET" in str(info.value)
+    first = len(server.requests)
+    assert first in (4, 5) and sum(_backoffs(clock)) <= 10  # waits of 0.5-1, 1-2, 2-4 (and 4-8) s
+    for _ in range(3):  # every later failing request: one attempt, no wait
+        with pytest.raises(RetryBudgetSpent):
+            client.get(SUBS)
+    assert len(server.requests) <= first + 4 and sum(_backoffs(clock)) <= 10  # (one 0.5 s wait may still fit)
+
+
+def _backoffs(clock: FakeClock) -> list[float]:
+    """The waits before retries (the rate limiter's 1/8 s spacing left out)."""
+    return [s for s in clock.sleeps if abs(s - 1 / 8) > 1e-6]
+
+
+def test_the_retry_budget_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("EDGAR_WAREHOUSE_RETRY_BUDGET", "7.5")
+    assert SecClient(UA).retry_budget == 7.5
+    monkeypatch.setenv("EDGAR_WAREHOUSE_RETRY_BUDGET", "soon")
+    with pytest.raises(ConfigError, match="EDGAR_WAREHOUSE_RETRY_BUDGET='soon'"):
+        SecClient(UA)
 
 
 # ---------------------------------------------------------------- SEC's 403 pages and 404
