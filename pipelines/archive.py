@@ -46,7 +46,8 @@ def member_name(archive: Path, member: str) -> str:
 
 
 def files_under(folder: Path) -> Iterator[Path]:
-    """Every regular file under ``folder``, recursively, in sorted order, listed one folder at a time."""
+    """Every regular file and symbolic link under ``folder``, recursively, in sorted order, listed one
+    folder at a time (links are never entered; ``refused_link`` says which may be read)."""
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError as exc:
@@ -54,10 +55,28 @@ def files_under(folder: Path) -> Iterator[Path]:
     for entry in entries:
         if entry.name.startswith("."):
             continue  # .DS_Store, editor and partial-download files
-        if entry.is_dir(follow_symlinks=False):
-            yield from files_under(Path(entry.path))
-        elif entry.is_file():
+        if entry.is_symlink():
             yield Path(entry.path)
+        elif entry.is_dir(follow_symlinks=False):
+            yield from files_under(Path(entry.path))
+        elif entry.is_file(follow_symlinks=False):
+            yield Path(entry.path)
+
+
+def refused_link(path: Path, root: Path) -> str | None:
+    """Why the symbolic link ``path`` found under the folder ``root`` is not read (it points out of
+    the loaded tree, to nothing, or to a folder), else None (not a link, or a link to a file inside)."""
+    if not path.is_symlink():
+        return None
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return "a symbolic link to nothing: not followed"
+    if not target.is_relative_to(root.resolve()):
+        return f"a symbolic link out of the loaded folder {root}: not followed, nothing read"
+    if not target.is_file():
+        return "a symbolic link to a folder: not followed"
+    return None
 
 
 def count_members(paths: Iterable[Path]) -> int:
@@ -67,7 +86,7 @@ def count_members(paths: Iterable[Path]) -> int:
     for path in paths:
         path = Path(path)
         if path.is_dir():
-            total += sum(1 if not is_zip(p) else _zip_count(p) for p in files_under(path))
+            total += sum(1 if refused_link(p, path) or not is_zip(p) else _zip_count(p) for p in files_under(path))
         elif is_zip(path):
             total += _zip_count(path)
         else:
@@ -120,7 +139,11 @@ def members(path: Path, *, limit: int | None = None) -> Iterator[tuple[str, byte
     path = Path(path)
     if path.is_dir():
         for p in files_under(path):
-            yield from members(p, limit=limit)
+            refused = refused_link(p, path)
+            if refused is not None:
+                yield str(p), RejectedDocument(str(p), refused)
+            else:
+                yield from members(p, limit=limit)
     elif is_zip(path):
         yield from zip_members(path, limit=limit)
     else:

@@ -20,3 +20,15 @@ class DamagedWarehouse(WarehouseError):
 class SchemaError(WarehouseError):
     """The schema folder (migrations, definitions, column dictionary) is inconsistent or was changed
     in a way a warehouse cannot follow (an applied migration edited, a definition cycle...)."""
+
+
+class DiskFull(WarehouseError):
+    """No space left on the warehouse's device: the run's build copy was removed, nothing published."""
+
+
+class OutOfMemory(WarehouseError):
+    """DuckDB needed more than the writer's memory limit for work no single document is to blame for."""
+
+
+class DuckDBStopped(WarehouseError):
+    """DuckDB invalidated the writer's database (a FatalException): the run's build copy was removed."""

@@ -4,7 +4,10 @@ A loader error for one document (a RejectedDocument, or anything else a bad valu
 DuckDB conversion or range error, ArrowInvalid, OverflowError...) rejects that document only: the
 batch is rolled back and retried without it, and the rejection is recorded with its reason.
 Errors of the machine rather than the document (disk, memory, an interrupted or broken
-connection) fail the batch and leave the warehouse as it was.
+connection) fail the batch and leave the warehouse as it was, except one: DuckDB running out of
+memory in a batch of several documents loads the batch in pieces (its largest document alone,
+after the rest), and a document that runs out of memory alone is rejected by name with the limit
+to raise (``EDGAR_WAREHOUSE_MEMORY_LIMIT``): one large document never loses the run.
 """
 
 from __future__ import annotations
@@ -23,7 +26,14 @@ import duckdb
 
 from pipelines.documents import Document, utcnow
 from pipelines.errors import RejectedDocument
-from warehouse.store.db import fetch_all, fetch_value, transaction
+from warehouse.store.db import (
+    MEMORY_LIMIT_ENV,
+    fetch_all,
+    fetch_value,
+    out_of_memory,
+    transaction,
+    writer_memory_limit,
+)
 from warehouse.store.killpoints import kill_point
 from warehouse.store.lake import CONFLICT_RETRIES, conflict_pause, is_conflict, retry_on_conflict
 from warehouse.store.raw_payloads import RawWriter
@@ -335,9 +345,10 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
     load_id = load_id or new_load_id()
     started_at = utcnow()
     pending = sorted(items, key=_order)
+    deferred: list[Item] = []  # loaded alone after this batch commits (DuckDB ran out of memory)
     conflicts = 0
     together = True  # records of several companies stored by one call (RecordLoader.many)
-    for _attempt in range(len(pending) + 2 + CONFLICT_RETRIES):
+    for _attempt in range(2 * len(pending) + 2 + CONFLICT_RETRIES):
         report = BatchReport(load_id=load_id)
         try:
             with transaction(con):
@@ -348,7 +359,7 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
                 report.status = "partial" if report.rejected else "succeeded"
                 _write_run(con, report, command=command, flow_run_id=flow_run_id, started_at=started_at)
                 kill_point("before_commit")
-            return report
+            break
         except _LoaderRejected as bad:
             pending = [Rejected(it.doc, bad.error, _record_kind(it)) if it is bad.item else it for it in pending]
         except _TogetherFailed:
@@ -359,10 +370,34 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
                 conflicts += 1
                 conflict_pause(conflicts)
                 continue
+            loadable = [it for it in pending if isinstance(it, Parsed)]
+            if out_of_memory(exc) and loadable:
+                largest = max(loadable, key=lambda it: len(it.doc.body))
+                if len(loadable) > 1:  # in pieces: the rest now, the largest alone after
+                    deferred.insert(0, largest)
+                    pending = [it for it in pending if it is not largest]
+                else:
+                    pending = [Rejected(it.doc, _too_large(it, exc), _record_kind(it)) if it is largest else it
+                               for it in pending]
+                continue
             failed = BatchReport(load_id=load_id, status="failed")
             retry_on_conflict(lambda f=failed, e=exc: _record_failed(con, f, command, flow_run_id, started_at, e))
             raise
-    raise AssertionError("unreachable: every retry rejects one more document")
+    else:
+        raise AssertionError("unreachable: every retry rejects one more document")
+    for item in deferred:  # each a batch of its own, after this one committed
+        report.add(load_batch(con, [item], raw_dir=raw_dir, command=command, load_id=load_id,
+                              flow_run_id=flow_run_id, derive=derive))
+    return report
+
+
+def _too_large(item: Parsed, exc: BaseException) -> RejectedDocument:
+    """The rejection of a document DuckDB ran out of memory loading on its own."""
+    facts = getattr(item.record, "fact_count", None)
+    what = f"{len(item.doc.body):,} bytes" + (f", {facts:,} facts" if facts else "")
+    return RejectedDocument(item.doc.uri, f"too large for the writer's memory limit of {writer_memory_limit()} "
+                                          f"({what}; DuckDB ran out of memory): raise {MEMORY_LIMIT_ENV} "
+                                          f"(e.g. {MEMORY_LIMIT_ENV}=4GB) and load it again")
 
 
 def current_facts_scope(con: duckdb.DuckDBPyConnection, report: BatchReport) -> list[int]:

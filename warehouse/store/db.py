@@ -7,14 +7,16 @@ isolation), readers pinned to the latest snapshot; the ``db_path`` arguments are
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
 
-from warehouse.errors import DamagedWarehouse, WarehouseError
+from warehouse.errors import DamagedWarehouse, DiskFull, DuckDBStopped, OutOfMemory, WarehouseError
 from warehouse.store.lake import connect_lake, is_lake, lake_config, serialise_writes
 from warehouse.store.publish import (
     INTERACTIVE_WAIT,
@@ -178,19 +180,88 @@ def publishing(db_path: str | Path, *, command: str, wait: float | None = None,
         return
     wait = lock_wait(INTERACTIVE_WAIT) if wait is None else wait
     with writer_lock(db, command=command, wait=wait, on_wait=on_wait):
-        build = prepare_build(db, command=command, resume=resume)
+        try:
+            build = prepare_build(db, command=command, resume=resume)
+        except BaseException as exc:
+            discard_build(db)  # a copy cut short (the disk filled up) never stays behind
+            failure = machine_failure(exc, db)
+            if failure is None:
+                raise
+            raise failure from exc
         try:
             yield build
-        except BaseException:
-            if build.exists() and not wal_of(build).exists():
+        except BaseException as exc:
+            failure = machine_failure(exc, db)
+            if isinstance(failure, DiskFull | DuckDBStopped):
+                discard_build(db)  # the build may hold a half-written commit; and it frees the space
+            elif build.exists() and not wal_of(build).exists():
                 publish_build(db)
             else:
                 discard_build(db)
-            raise
+            if failure is None:
+                raise
+            raise failure from exc
         if not build.exists():  # the block created nothing (e.g. a new file it decided not to make)
             discard_build(db)  # (its bookkeeping)
             return
         publish_build(db)
+
+
+_DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+_DISK_FULL_TEXT = ("no space left on device", "disk quota exceeded")
+
+
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    """``exc`` and the chain of its causes (``__cause__``, else ``__context__``), each once."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        yield cause
+        cause = cause.__cause__ or cause.__context__
+
+
+def out_of_memory(exc: BaseException) -> bool:
+    """True when DuckDB (or Python) running out of memory caused ``exc``, however it was wrapped."""
+    return any(isinstance(c, duckdb.OutOfMemoryException | MemoryError) for c in _causes(exc))
+
+
+def machine_failure(exc: BaseException, db: Path) -> WarehouseError | None:
+    """The one-line error, naming what to do, for a writer stopped by its machine rather than by a
+    document: the disk full (DiskFull), DuckDB out of memory (OutOfMemory) or DuckDB invalidating
+    the database (DuckDBStopped); None for any other error. Looks through the chain of causes."""
+    found: BaseException | None = None
+    for cause in _causes(exc):
+        text = str(cause).lower()
+        if (isinstance(cause, OSError) and cause.errno in _DISK_FULL) or (
+                isinstance(cause, duckdb.Error) and any(t in text for t in _DISK_FULL_TEXT)):
+            return _disk_full(db)
+        if found is None and isinstance(cause, duckdb.OutOfMemoryException | MemoryError | duckdb.FatalException):
+            found = cause
+    if isinstance(found, duckdb.OutOfMemoryException | MemoryError):
+        return OutOfMemory(
+            f"{db}: out of memory: DuckDB needed more than the writer's memory limit of {writer_memory_limit()} "
+            f"({MEMORY_LIMIT_ENV}); raise it (e.g. {MEMORY_LIMIT_ENV}=4GB) or load fewer documents per batch "
+            f"(--batch-size), then run again (`status` shows what the run committed)")
+    if isinstance(found, duckdb.FatalException):
+        first = (str(found).strip().splitlines() or [type(found).__name__])[0]
+        return DuckDBStopped(f"{db}: DuckDB stopped this run ({first[:200]}); its build copy was removed and "
+                             f"nothing of it was published; run it again")
+    return None
+
+
+def _disk_full(db: Path) -> DiskFull:
+    try:
+        free = f"{shutil.disk_usage(db.parent).free / 2**20:,.0f} MB free"
+    except OSError:
+        free = "free space unknown"
+    try:
+        size = f"{db.stat().st_size / 2**20:,.0f} MB"
+    except OSError:
+        size = "its size"
+    return DiskFull(f"{db}: no space left on the device of {db.parent} ({free} now); this run's build copy was "
+                    f"removed and nothing of the run was published. Free space (a write needs room for a copy of "
+                    f"the warehouse, {size}, plus what the run adds) and run again")
 
 
 @contextmanager
