@@ -16,7 +16,7 @@ import duckdb
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 
-from warehouse.agent import schema_tools, tools
+from warehouse.agent import schema_tools, text_tools, tools
 from warehouse.agent.models import (
     CompareResult,
     DerivedMetricResult,
@@ -29,6 +29,7 @@ from warehouse.agent.models import (
     SchemaResult,
     ToolError,
 )
+from warehouse.agent.text_tools import SearchFilingsResult, SectionResult
 from warehouse.agent.verify import Brief, VerifyReport, verify_brief
 from warehouse.store.db import WarehouseError, reader
 
@@ -111,10 +112,29 @@ def build_server(db_path: str | Path) -> MCPServer:
     @server.tool(annotations=_READ_ONLY)
     def verify_claims(brief: Brief) -> VerifyReport:
         """Check a brief's numbers: reported claims against the exact filing cited, derived claims
-        recomputed from their formula, insider claims against Form 4 lines, and every number in the
-        texts and summary backed by a claim. Percentages are written in percent (17.8 = 17.8 %)."""
+        recomputed from their formula, insider claims against Form 4 lines, quote claims verbatim in the
+        item of the filing cited, and every number in the texts and summary backed by a claim. Percentages are written in percent (17.8 = 17.8 %)."""
         return call(lambda con: verify_brief(con, brief),
                     lambda e: VerifyReport(ticker=brief.ticker, passed=False, error=e))
+
+    @server.tool(annotations=_READ_ONLY)
+    def get_filing_section(accession: str, item: str, max_chars: int = text_tools.DEFAULT_MAX_CHARS) -> SectionResult:
+        """One item of a held 10-K/10-Q/8-K (item 1A, 7, II-1A for a 10-Q, 2.02 for an 8-K) as printed:
+        heading, text (cut at max_chars: truncated says so), flags, extraction confidence, receipt with
+        the document URL and byte offsets. An unknown item lists the filing's items in error.closest."""
+        return call(lambda con: text_tools.get_filing_section(con, accession, item, max_chars),
+                    lambda e: SectionResult(error=e))
+
+    @server.tool(annotations=_READ_ONLY)
+    def search_filings(query: str | None = None, phrase: str | None = None, cik: int | None = None,
+                       form: str | None = None, item: str | None = None, filed_from: date | None = None,
+                       filed_to: date | None = None, limit: int = 10) -> SearchFilingsResult:
+        """Full-text search of the held filings' items: ranked keywords (query) or an exact phrase
+        (case, whitespace, quotes, dashes normalised); filters cik, form (10-K, 10-Q, 8-K), item, filed
+        dates. Hits: accession, item, snippet, offsets, document URL."""
+        return call(lambda con: text_tools.search_filings(con, query, phrase, cik, form, item, filed_from, filed_to,
+                                                          limit),
+                    lambda e: SearchFilingsResult(mode="phrase" if phrase else "keywords", error=e))
 
     @server.tool(annotations=_READ_ONLY)
     def describe_schema(table: str | None = None) -> SchemaResult:

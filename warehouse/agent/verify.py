@@ -17,6 +17,10 @@ A brief is ``{"ticker", "summary", "claims": [...]}``; each claim is one of
 * ``insider`` ``{id, text, accession, transactionDate, transactionCode, shares}``: passes when
   one line of that Form 3/4/5 with that date and code has those shares, or when the filing's
   lines of that date and code add up to them. The filing's issuer must be the brief's company.
+* ``quote`` ``{id, text, accession, item}``: passes only when ``text`` is verbatim (case,
+  whitespace, quotes and dashes normalised, as phrase search) in that item of that filing
+  (:mod:`warehouse.agent.quotes`); a failure says where the text really is (another item, another
+  filing held) or what differs (a changed number, a swapped word). Its numbers are the filing's own.
 
 Every number in a claim's text and in the summary must be backed by some claim's value (the rule
 of :mod:`warehouse.agent.numbers`: formats normalised, years, dates, form names, accessions and
@@ -116,7 +120,15 @@ class InsiderClaim(BaseModel):
     shares: Value
 
 
-Claim = Annotated[ReportedClaim | DerivedClaim | InsiderClaim, Field(discriminator="kind")]
+class QuoteClaim(BaseModel):
+    id: ClaimId
+    text: Text = Field(min_length=1)
+    kind: Literal["quote"]
+    accession: Short
+    item: Short
+
+
+Claim = Annotated[ReportedClaim | DerivedClaim | InsiderClaim | QuoteClaim, Field(discriminator="kind")]
 
 
 class Brief(BaseModel):
@@ -226,7 +238,7 @@ def verify_brief(con: duckdb.DuckDBPyConnection, data: str | bytes | dict | Brie
         return VerifyReport(ticker=data.get("ticker") if isinstance(data, dict) else None, passed=False,
                             error=ToolError(kind="bad_argument", message=str(exc),
                                             suggestion='Send {"ticker", "summary", "claims": [...]} with kinds '
-                                                       "reported, derived or insider."))
+                                                       "reported, derived, insider or quote."))
     r = resolve(con, brief.ticker)
     if not r.resolved:
         return VerifyReport(ticker=brief.ticker, passed=False, error=resolution_error(r),
@@ -241,7 +253,7 @@ def verify_brief(con: duckdb.DuckDBPyConnection, data: str | bytes | dict | Brie
     for c, res in zip(brief.claims, results, strict=True):
         if c.id in checker.duplicated:
             res = ClaimResult(id=c.id, kind=c.kind, status="FAIL", reason=f"claim id {c.id!r} is used by more than one claim")
-        orphans = [m.text for m in mentions(c.text, ids) if not backing.backs(m)]
+        orphans = [] if c.kind == "quote" else [m.text for m in mentions(c.text, ids) if not backing.backs(m)]
         if orphans and res.status == "PASS":
             res = ClaimResult(id=c.id, kind=c.kind, status="FAIL",
                               reason=f"its text mentions {', '.join(orphans)}, which no claim backs")
@@ -284,7 +296,7 @@ class _Checker:
 
     @staticmethod
     def value(claim: Any) -> Decimal | None:
-        return claim.shares if claim.kind == "insider" else claim.value
+        return claim.shares if claim.kind == "insider" else None if claim.kind == "quote" else claim.value
 
     def result(self, claim_id: str) -> ClaimResult:
         """The claim's result, the claims its formula uses checked first: depth first with a stack of
@@ -324,12 +336,18 @@ class _Checker:
                                reason=f"claim id {claim_id!r} is used by more than one claim")
         try:
             ok, reason = {"reported": self._reported, "derived": self._derived,
-                          "insider": self._insider}[claim.kind](claim)
+                          "insider": self._insider, "quote": self._quote}[claim.kind](claim)
         except duckdb.Error as exc:
             ok, reason = False, f"the warehouse could not check it: {exc}"
         except DecimalException as exc:  # a guard: arithmetic is bounded and exact, so this is a bug to report
             ok, reason = False, f"its numbers could not be compared: {type(exc).__name__}"
         return ClaimResult(id=claim_id, kind=claim.kind, status="PASS" if ok else "FAIL", reason=reason)
+
+    # -- quote ------------------------------------------------------------------------------------
+    def _quote(self, c: QuoteClaim) -> tuple[bool, str]:
+        from warehouse.agent.quotes import check_quote
+
+        return check_quote(self.con, c.text, c.accession, c.item)
 
     # -- reported ---------------------------------------------------------------------------------
     def _reported(self, c: ReportedClaim) -> tuple[bool, str]:
