@@ -514,6 +514,45 @@ def growth(
         say("warning", str(warning))
 
 
+class StatementKind(StrEnum):
+    income = "income"
+    balance = "balance"
+    cash_flow = "cash_flow"
+    equity = "equity"
+    comprehensive = "comprehensive"
+
+
+@command()
+def statement(accession: Annotated[str, typer.Argument(help="Accession of the filing, e.g. 0000320193-25-000079.")],
+              kind: Annotated[StatementKind, typer.Argument(help="Which statement.")],
+              format: Annotated[Format, typer.Option("--format", "-f")] = Format.table) -> None:
+    """A filing's statement as the company presents it: its lines in printed order with their labels,
+    depth and every column shown (JSON: each value with its receipt, the fact's element id and byte offset)."""
+    from warehouse.read.presented import StatementNotFound
+    from warehouse.read.presented import statement as read_statement
+
+    with reader(State.db) as con:
+        try:
+            doc = read_statement(con, accession, kind.value)
+        except StatementNotFound as exc:
+            fail(str(exc), EXIT_NOT_FOUND)
+    if format is Format.json:
+        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+        return
+    columns: dict[tuple, str] = {}
+    for line in doc["lines"]:
+        for v in line["values"]:
+            key = (v["period_start"], v["period_end"], tuple(sorted(v["dimensions"].items())))
+            members = " ".join(m.rpartition(":")[2] for _, m in key[2])
+            columns.setdefault(key, f"{v['period_start'] or ''}..{v['period_end']}" + (f" {members}" if members else ""))
+    rows = []
+    for line in doc["lines"]:
+        cells = {(v["period_start"], v["period_end"], tuple(sorted(v["dimensions"].items()))): v["value"]
+                 for v in line["values"]}
+        rows.append(("  " * line["depth"] + line["label"], *(cells.get(k) for k in columns)))
+    print_result(Result(["line", *columns.values()], rows), format, title=f"{doc['title']} ({doc['accession']})")
+
+
 @command()
 def checks(name: Annotated[str | None, typer.Argument(help="One check's offending rows (omit: latest results of all).")] = None,
            format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,

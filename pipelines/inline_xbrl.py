@@ -27,6 +27,7 @@ from typing import ClassVar
 from xml.parsers import expat
 
 from pipelines.errors import RejectedDocument
+from pipelines.html_tables import Table, TableReader
 
 IX = "http://www.xbrl.org/2013/inlineXBRL"
 XBRLI = "http://www.xbrl.org/2003/instance"
@@ -102,6 +103,10 @@ class InlineXbrlDocument:
     period_end: str | None  # dei:DocumentPeriodEndDate as displayed
     facts: list[InlineFact] = field(default_factory=list)
     elements: int = 0  # fact elements read (before duplicates were merged)
+    tables: list[Table] = field(default_factory=list)  # the HTML tables that hold numeric facts, as printed
+    element_facts: dict[int, InlineFact] = field(default_factory=dict)  # byte offset -> the fact of each element
+    # in those tables (before duplicates were merged: each cell's own value and decimals)
+    statements: list = field(default_factory=list)  # pipelines.statements.Statement, when derived
 
 
 def is_inline_xbrl(body: bytes) -> bool:
@@ -351,6 +356,7 @@ class _Reader:
         self.text: list[str] | None = None  # text of the xbrli/xbrldi leaf being read
         self.leaf: tuple[str, dict[str, str]] | None = None
         self.typed_depth = 0
+        self.tables = TableReader()
 
     # -- expat callbacks
     def start(self, name: str, attrs: dict[str, str]) -> None:
@@ -359,6 +365,8 @@ class _Reader:
             if local in ("nonFraction", "nonNumeric", "continuation"):
                 item = _Open(local, attrs, self.parser.CurrentByteIndex, self.exclude)
                 self.open.append(item)
+                if local == "nonFraction":
+                    self.tables.fact(item.offset)
             elif local == "exclude":
                 self.exclude += 1
             return
@@ -383,9 +391,12 @@ class _Reader:
             return
         if self.typed_depth:
             self.typed_depth += 1
+            return
+        self.tables.start(ns, local, attrs, self.parser.CurrentByteIndex)
 
     def end(self, name: str) -> None:
         ns, _, local = name.rpartition(_SEP)
+        self.tables.end(ns, local)
         if ns == IX:
             if local in ("nonFraction", "nonNumeric", "continuation"):
                 item = self.open.pop()
@@ -414,6 +425,8 @@ class _Reader:
     def chars(self, data: str) -> None:
         if self.text is not None:
             self.text.append(data)
+        elif self.exclude == 0:
+            self.tables.chars(data)
         for item in self.open:
             if item.exclude_level == self.exclude:
                 item.parts.append(data)
@@ -593,4 +606,5 @@ def parse_inline_xbrl(body: bytes, *, document: str, accession: str | None = Non
     return InlineXbrlDocument(
         document=document, accession=accession or accession_from_name(document), cik=cik,
         form=form.text if form is not None else None, period_end=period.text if period is not None else None,
-        facts=merged, elements=len(facts))
+        facts=merged, elements=len(facts), tables=reader.tables.tables,
+        element_facts={f.byte_offset: f for f in facts if f.kind == "numeric"})

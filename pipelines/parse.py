@@ -86,9 +86,12 @@ def _filing_document(doc: Document) -> Any:
                                    expected_cik=doc.expected_cik)
     if record.envelope == "inline_xbrl" and record.accession is not None:
         from pipelines.inline_xbrl import parse_inline_xbrl
+        from pipelines.statements import find_statements
 
-        record = replace(record, inline_xbrl=parse_inline_xbrl(doc.body, document=doc.uri,
-                                                               accession=record.accession))
+        facts = parse_inline_xbrl(doc.body, document=doc.uri, accession=record.accession)
+        # the statements as presented, then the tables dropped: the record goes back to the writer pickled
+        facts = replace(facts, statements=find_statements(facts), tables=[], element_facts={})
+        record = replace(record, inline_xbrl=facts)
     return record
 
 

@@ -19,6 +19,7 @@ COMPANY_FILES = (
     FIXTURES / "sec/data.sec.gov/submissions/CIK0000320193.json.gz",
     FIXTURES / "sec/www.sec.gov/files/company_tickers.json.gz",
     FIXTURES / "form4/0000320193-22-000061.txt",          # Apple Form 4: seven open-market sales
+    FIXTURES / "filings/10-K_10-Q/0000320193-25-000079_aapl-20250927.htm.gz",  # Apple 10-K FY2025, inline XBRL
 )
 
 

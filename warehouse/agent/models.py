@@ -219,6 +219,36 @@ class FilingsResult(BaseModel):
     error: ToolError | None = None
 
 
+class StatementValue(BaseModel):
+    period_start: date | None
+    period_end: date | None
+    value: Exact | None = Field(description="As shown: negative when printed in parentheses.")
+    fact_value: Exact | None = Field(description="The fact's own XBRL value (a payment shown (1,234) is 1234).")
+    shown_negative: bool
+    dimensions: dict[str, str] = Field(default_factory=dict, description="axis -> member; empty: consolidated.")
+    element_id: str | None = Field(description="Receipt: the fact's element id in the filing's document.")
+    byte_offset: int = Field(description="Receipt: byte offset of the fact's element in the document.")
+
+
+class StatementLine(BaseModel):
+    label: str
+    concept: str | None
+    depth: int
+    values: list[StatementValue] = Field(default_factory=list)
+
+
+class StatementResult(BaseModel):
+    accession: str
+    statement: str
+    title: str | None = None
+    form: str | None = None
+    cik: int | None = None
+    document_sha256: str | None = Field(default=None, description="Receipt: the document the lines were read from.")
+    sec_url: str | None = None
+    lines: list[StatementLine] = Field(default_factory=list)
+    error: ToolError | None = None
+
+
 class InsiderTransaction(BaseModel):
     accession: str
     document_type: str | None

@@ -27,6 +27,7 @@ from warehouse.agent.models import (
     QueryResult,
     ResolveResult,
     SchemaResult,
+    StatementResult,
     ToolError,
 )
 from warehouse.agent.text_tools import SearchFilingsResult, SectionResult
@@ -100,6 +101,14 @@ def build_server(db_path: str | Path) -> MCPServer:
     def list_filings(company: str, form: str | None = None, since: date | None = None) -> FilingsResult:
         """The company's filings, newest first: form, filing date, acceptance time (UTC), amendment links, SEC URL."""
         return call(lambda con: tools.list_filings(con, company, form, since), lambda e: FilingsResult(error=e))
+
+    @server.tool(annotations=_READ_ONLY)
+    def get_statement(accession: str, statement: str) -> StatementResult:
+        """A filing's statement as the company presents it (statement: income, balance, cash_flow, equity,
+        comprehensive): its lines in printed order with the company's labels, concept, depth and every column
+        shown; each value with its receipt (element id and byte offset in the filing's document)."""
+        return call(lambda con: tools.get_statement(con, accession, statement),
+                    lambda e: StatementResult(accession=accession, statement=statement, error=e))
 
     @server.tool(annotations=_READ_ONLY)
     def get_insider_transactions(company: str, since: date | None = None,

@@ -29,6 +29,9 @@ from warehouse.agent.models import (
     InsiderTransaction,
     LineageEdge,
     ResolveResult,
+    StatementLine,
+    StatementResult,
+    StatementValue,
     ToolError,
 )
 from warehouse.agent.receipts import (
@@ -290,6 +293,28 @@ def list_filings(con: duckdb.DuckDBPyConnection, company_query: str, form: str |
         return FilingsResult(company=co, filings=filings, truncated=len(found) > MAX_ROWS)
     except (ToolFailure, duckdb.Error) as exc:
         return FilingsResult(error=_failed(exc))
+
+
+def get_statement(con: duckdb.DuckDBPyConnection, accession: str, statement: str) -> StatementResult:
+    """A filing's statement as presented: lines in printed order, labels, depth, each value with its receipt."""
+    from warehouse.read.presented import STATEMENTS, StatementNotFound
+    from warehouse.read.presented import statement as read_statement
+
+    try:
+        doc = read_statement(con, accession, statement)
+    except StatementNotFound as exc:
+        kind = "bad_argument" if statement not in STATEMENTS else "no_data"
+        return StatementResult(accession=accession, statement=statement, error=ToolError(
+            kind=kind, message=str(exc), closest=closest(statement, list(STATEMENTS)) if kind == "bad_argument" else [],
+            suggestion="Ask for one of: " + ", ".join(STATEMENTS) if kind == "bad_argument"
+            else "Load the filing's inline-XBRL document, or ask for a statement it prints."))
+    except duckdb.Error as exc:
+        return StatementResult(accession=accession, statement=statement, error=_failed(exc))
+    lines = [StatementLine(label=line["label"], concept=line["concept"], depth=line["depth"],
+                           values=[StatementValue(**v) for v in line["values"]]) for line in doc["lines"]]
+    return StatementResult(accession=accession, statement=statement, title=doc["title"], form=doc["form"],
+                           cik=doc["cik"], document_sha256=doc["document"]["sha256"],
+                           sec_url=sec_url(doc["cik"], accession) if doc["cik"] else None, lines=lines)
 
 
 def get_insider_transactions(con: duckdb.DuckDBPyConnection, company_query: str, since: str | date | None = None,

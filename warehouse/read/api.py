@@ -262,6 +262,30 @@ class Warehouse:
         """
         return self.sql(sql("read/api/filings"), {"cik": self.cik(company), "form": form, "since": since})
 
+    def statement(self, accession: str, statement: str) -> pl.DataFrame:
+        """A filing's statement as presented (income, balance, cash_flow, equity, comprehensive): one row
+        per printed line in printed order (label, concept, depth) with its cells (period, value as shown,
+        fact value, element id and byte offset in the document: the receipt).
+
+        >>> wh = open_warehouse(path)
+        >>> income = wh.statement("0000320193-25-000079", "income")
+        >>> income.select("label", "depth").head(4).rows()
+        [('Net sales:', 0), ('Products', 1), ('Services', 1), ('Total net sales', 2)]
+        >>> income.filter(pl.col("label") == "Total net sales")["cells"][0][0]["value"]
+        Decimal('416161000000.0000000000')
+        """
+        from warehouse.read.presented import STATEMENTS
+
+        if statement not in STATEMENTS:
+            raise UnknownNameError("statement", statement, _closest(statement, list(STATEMENTS)))
+        frame = self.sql(sql("read/api/statement"), {"accession": accession, "statement": statement})
+        if frame.is_empty():
+            printed = self.sql("SELECT statement FROM filing_statements WHERE accession = $accession",
+                               {"accession": accession})["statement"].to_list()
+            raise UnknownNameError(f"statement of filing {accession}", statement, printed,
+                                   "" if printed else "; its inline-XBRL document is not loaded")
+        return frame
+
     # -- facts ----------------------------------------------------------------------------------
     def facts(self, company: int | str, concept: str | None = None, *, as_of: datetime | str | None = None,
               fiscal_year: int | None = None, fiscal_period: str | None = None) -> pl.DataFrame:
