@@ -34,4 +34,6 @@ def request_kind(url: str) -> str:
         return "company_tickers"
     if path.endswith("/company_tickers_exchange.json"):
         return "company_tickers_exchange"
+    if httpx.URL(url).host == "efts.sec.gov":
+        return "full_text_search"
     return "archive" if path.startswith("/Archives/") else "other"

@@ -902,6 +902,13 @@ class SecClient:
     def fetch_daily_index(self, day: date | str, index: str = "form") -> Document:
         return self.get(daily_index_url(day, index), kind="daily_index")
 
+    def full_text_search(self, q: str, *, forms: list[str] | None = None, start: date | None = None,
+                         end: date | None = None, offset: int = 0) -> Document:
+        """EDGAR full-text search (2001 on; an earlier range raises EftsRangeRefused with the reason)."""
+        from pipelines.efts import efts_url
+
+        return self.get(efts_url(q, forms=forms, start=start, end=end, offset=offset), kind="efts")
+
 
 def _check_sec_url(url: str) -> None:
     """Only https://sec.gov and its subdomains: the User-Agent contact goes nowhere else."""
