@@ -136,9 +136,7 @@ def _reassign_fiscal(con: duckdb.DuckDBPyConnection, cik: int, source_document_i
     """Apply a rebuilt calendar to the company's rows from other payloads (derived columns only;
     by payload, not by load id: an earlier batch of the same run has the same load id)."""
     older = con.execute("SELECT rowid AS rid, CAST(period_end AS VARCHAR) AS period_end FROM facts"
-                        " WHERE cik = ? AND source_document_id <> ?", [cik, source_document_id]).arrow()
-    if isinstance(older, pa.RecordBatchReader):  # DuckDB 2.x returns a reader
-        older = older.read_all()
+                        " WHERE cik = ? AND source_document_id <> ?", [cik, source_document_id]).to_arrow_table()
     if older.num_rows == 0:
         return 0
     con.register("cf_refiscal", _with_fiscal(older, years))
