@@ -249,6 +249,36 @@ class StatementResult(BaseModel):
     error: ToolError | None = None
 
 
+class BreakdownMember(BaseModel):
+    member: str
+    label: str = Field(description="The member's label: the document's own where a statement line shows it.")
+    value: Exact
+    element_id: str | None = Field(description="Receipt: the fact's element id in the filing's document.")
+    subtotal: bool = Field(description="The member is the sum of other members (left out of members_sum).")
+
+
+class BreakdownPeriod(BaseModel):
+    period_start: date | None
+    period_end: date
+    unit: str
+    total: Exact | None = Field(description="The consolidated figure (no dimensions) of the period.")
+    total_element_id: str | None
+    members: list[BreakdownMember]
+    members_sum: Exact
+    gap: Exact | None = Field(description="total - members_sum; 0 when the parts add up.")
+    sums_to_total: bool
+    note: str | None = None
+
+
+class BreakdownResult(BaseModel):
+    accession: str
+    breakdown: str
+    axis: str | None = None
+    concept: str | None = None
+    periods: list[BreakdownPeriod] = Field(default_factory=list)
+    error: ToolError | None = None
+
+
 class InsiderTransaction(BaseModel):
     accession: str
     document_type: str | None

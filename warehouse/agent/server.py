@@ -18,6 +18,7 @@ from mcp.types import ToolAnnotations
 
 from warehouse.agent import schema_tools, text_tools, tools
 from warehouse.agent.models import (
+    BreakdownResult,
     CompareResult,
     DerivedMetricResult,
     FactHistoryResult,
@@ -109,6 +110,14 @@ def build_server(db_path: str | Path) -> MCPServer:
         shown; each value with its receipt (element id and byte offset in the filing's document)."""
         return call(lambda con: tools.get_statement(con, accession, statement),
                     lambda e: StatementResult(accession=accession, statement=statement, error=e))
+
+    @server.tool(annotations=_READ_ONLY)
+    def get_breakdown(accession: str, breakdown: str, concept: str | None = None) -> BreakdownResult:
+        """A filing's revenue (or `concept`, e.g. us-gaap:OperatingIncomeLoss) by business_segment,
+        product_or_service or geography: each member with its label and receipt, the members' sum against
+        the consolidated total and any gap named; subtotal members (the sum of others) are marked."""
+        return call(lambda con: tools.get_breakdown(con, accession, breakdown, concept),
+                    lambda e: BreakdownResult(accession=accession, breakdown=breakdown, error=e))
 
     @server.tool(annotations=_READ_ONLY)
     def get_insider_transactions(company: str, since: date | None = None,

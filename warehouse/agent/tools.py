@@ -14,6 +14,9 @@ from typing import Any
 import duckdb
 
 from warehouse.agent.models import (
+    BreakdownMember,
+    BreakdownPeriod,
+    BreakdownResult,
     Company,
     CompareResult,
     CompareRow,
@@ -315,6 +318,30 @@ def get_statement(con: duckdb.DuckDBPyConnection, accession: str, statement: str
     return StatementResult(accession=accession, statement=statement, title=doc["title"], form=doc["form"],
                            cik=doc["cik"], document_sha256=doc["document"]["sha256"],
                            sec_url=sec_url(doc["cik"], accession) if doc["cik"] else None, lines=lines)
+
+
+def get_breakdown(con: duckdb.DuckDBPyConnection, accession: str, breakdown: str,
+                  concept: str | None = None) -> BreakdownResult:
+    """A filing's standard breakdown (business_segment, product_or_service, geography) of revenue (or
+    ``concept``): members with labels and receipts, their sum against the consolidated total, gaps named."""
+    from warehouse.read.breakdowns import BREAKDOWNS, BreakdownNotFound
+    from warehouse.read.breakdowns import breakdown as read_breakdown
+
+    try:
+        doc = read_breakdown(con, accession, breakdown, concept)
+    except BreakdownNotFound as exc:
+        known = breakdown in BREAKDOWNS
+        return BreakdownResult(accession=accession, breakdown=breakdown, error=ToolError(
+            kind="no_data" if known else "bad_argument", message=str(exc),
+            closest=[] if known else closest(breakdown, list(BREAKDOWNS)),
+            suggestion="Try another breakdown or concept, or load the filing's document." if known
+            else "Ask for one of: " + ", ".join(BREAKDOWNS)))
+    except duckdb.Error as exc:
+        return BreakdownResult(accession=accession, breakdown=breakdown, error=_failed(exc))
+    periods = [BreakdownPeriod(**{**p, "members": [BreakdownMember(**m) for m in p["members"]]})
+               for p in doc["periods"]]
+    return BreakdownResult(accession=accession, breakdown=breakdown, axis=doc["axis"], concept=doc["concept"],
+                           periods=periods)
 
 
 def get_insider_transactions(con: duckdb.DuckDBPyConnection, company_query: str, since: str | date | None = None,
