@@ -203,6 +203,40 @@ _FILER_CATEGORIES = {"large accelerated filer": "Large Accelerated Filer", "acce
                      "non-accelerated filer": "Non-accelerated Filer"}
 
 
+_MONTH_NAME, _NUM = r"(?P<m>[A-Za-z]+\.?)", r"(?P<m>\d{1,2})"
+# date formats: (the shape of the displayed text, what it is called in the error); groups y, m, d
+_DATE_SHAPES = {
+    ("date-monthname-day-year-en", "datemonthnamedayyearen", "datemonthdayyearen"):
+        (_MONTH_NAME + r"\s*(?P<d>\d{1,2}),?\s*(?P<y>\d{4})", "month-name day, year"),
+    ("date-day-monthname-year-en", "datedaymonthyearen"):
+        (r"(?P<d>\d{1,2})\s*" + _MONTH_NAME + r",?\s*(?P<y>\d{4})", "day month-name year"),
+    ("date-monthname-year-en", "datemonthnameyearen", "datemonthyearen"):
+        (_MONTH_NAME + r",?\s*(?P<y>\d{4})", "month-name year"),
+    ("date-monthname-day-en", "datemonthnamedayen", "datemonthdayen"):
+        (_MONTH_NAME + r"\s*(?P<d>\d{1,2})", "month-name day"),
+    ("date-month-day", "datemonthday"): (_NUM + r"\D+(?P<d>\d{1,2})", "month/day"),
+    ("date-month-day-year", "datemonthdayyear", "dateslashus"):
+        (_NUM + r"\D+(?P<d>\d{1,2})\D+(?P<y>\d{2,4})", "month/day/year"),
+    ("date-year-month-day", "dateyearmonthday"): (r"(?P<y>\d{4})\D+" + _NUM + r"\D+(?P<d>\d{1,2})", "year-month-day"),
+}
+_DATES = {name: (re.compile(shape), what) for names, (shape, what) in _DATE_SHAPES.items() for name in names}
+
+
+def _date(text: str, local: str) -> str:
+    """xs:date (2025-09-27), xs:gYearMonth (2025-09) or xs:gMonthDay (--09-27) of a displayed date."""
+    shape, what = _DATES[local]
+    m = shape.fullmatch(text)
+    if not m:
+        raise FormatError(f"{text!r} is not {what}")
+    parts = m.groupdict()
+    month = int(parts["m"]) if parts["m"].isdigit() else _month(parts["m"])
+    year = parts.get("y")
+    if year is None:
+        return f"--{month:02d}-{int(parts['d']):02d}"
+    y = int(year) + (2000 if len(year) == 2 else 0)
+    return f"{y:04d}-{month:02d}" + (f"-{int(parts['d']):02d}" if parts.get("d") else "")
+
+
 def _month(word: str) -> int:
     m = _MONTHS.get(word.lower().rstrip("."))
     if m is None:
@@ -251,42 +285,8 @@ def text_value(displayed: str, fmt: str | None) -> str:
             if text == "\u2610":
                 return "false"
             raise FormatError(f"{text!r} is not a ballot box")
-        if local in ("date-monthname-day-year-en", "datemonthnamedayyearen", "datemonthdayyearen"):
-            m = re.fullmatch(r"([A-Za-z]+\.?)\s*(\d{1,2}),?\s*(\d{4})", text)
-            if not m:
-                raise FormatError(f"{text!r} is not month-name day, year")
-            return f"{int(m.group(3)):04d}-{_month(m.group(1)):02d}-{int(m.group(2)):02d}"
-        if local in ("date-day-monthname-year-en", "datedaymonthyearen"):
-            m = re.fullmatch(r"(\d{1,2})\s*([A-Za-z]+\.?),?\s*(\d{4})", text)
-            if not m:
-                raise FormatError(f"{text!r} is not day month-name year")
-            return f"{int(m.group(3)):04d}-{_month(m.group(2)):02d}-{int(m.group(1)):02d}"
-        if local in ("date-monthname-year-en", "datemonthnameyearen", "datemonthyearen"):
-            m = re.fullmatch(r"([A-Za-z]+\.?),?\s*(\d{4})", text)
-            if not m:
-                raise FormatError(f"{text!r} is not month-name year")
-            return f"{int(m.group(2)):04d}-{_month(m.group(1)):02d}"
-        if local in ("date-monthname-day-en", "datemonthnamedayen", "datemonthdayen"):
-            m = re.fullmatch(r"([A-Za-z]+\.?)\s*(\d{1,2})", text)
-            if not m:
-                raise FormatError(f"{text!r} is not month-name day")
-            return f"--{_month(m.group(1)):02d}-{int(m.group(2)):02d}"
-        if local in ("date-month-day", "datemonthday"):
-            m = re.fullmatch(r"(\d{1,2})\D+(\d{1,2})", text)
-            if not m:
-                raise FormatError(f"{text!r} is not month/day")
-            return f"--{int(m.group(1)):02d}-{int(m.group(2)):02d}"
-        if local in ("date-month-day-year", "datemonthdayyear", "dateslashus"):
-            m = re.fullmatch(r"(\d{1,2})\D+(\d{1,2})\D+(\d{2,4})", text)
-            if not m:
-                raise FormatError(f"{text!r} is not month/day/year")
-            year = int(m.group(3)) + (2000 if len(m.group(3)) == 2 else 0)
-            return f"{year:04d}-{int(m.group(1)):02d}-{int(m.group(2)):02d}"
-        if local in ("date-year-month-day", "dateyearmonthday"):
-            m = re.fullmatch(r"(\d{4})\D+(\d{1,2})\D+(\d{1,2})", text)
-            if not m:
-                raise FormatError(f"{text!r} is not year-month-day")
-            return f"{int(m.group(1)):04d}-{int(m.group(2)):02d}-{int(m.group(3)):02d}"
+        if local in _DATES:
+            return _date(text, local)
         if local in ("duryear", "durmonth", "durday"):
             return _duration(text, {"duryear": "Y", "durmonth": "M", "durday": "D"}[local])
         if local == "durwordsen":
