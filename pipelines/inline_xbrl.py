@@ -23,7 +23,6 @@ import re
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import PurePosixPath
-from typing import ClassVar
 from xml.parsers import expat
 
 from pipelines.errors import RejectedDocument
@@ -95,7 +94,6 @@ class InlineFact:
 class InlineXbrlDocument:
     """The facts of one inline-XBRL document, in document order of their first occurrence."""
 
-    kind: ClassVar[str] = "inline_xbrl"
     document: str
     accession: str | None
     cik: int | None
@@ -107,11 +105,6 @@ class InlineXbrlDocument:
     element_facts: dict[int, InlineFact] = field(default_factory=dict)  # byte offset -> the fact of each element
     # in those tables (before duplicates were merged: each cell's own value and decimals)
     statements: list = field(default_factory=list)  # pipelines.statements.Statement, when derived
-
-
-def is_inline_xbrl(body: bytes) -> bool:
-    """True when ``body`` looks like an inline-XBRL document (the ix namespace on its root)."""
-    return IX.encode() in body[:20_000] and (b"<ix:header" in body or b":header" in body[:400_000])
 
 
 def accession_from_name(name: str) -> str | None:
