@@ -5,11 +5,14 @@ What counts as a number (the orphan-number rule of the claim verifier):
 
 * an amount or percentage: digits with optional thousands commas and decimals, an optional
   currency in front ($, US$, USD) and an optional scale (thousand/million/billion/trillion, K, M,
-  B, T, bn, mn, tn) and/or percent sign (%, percent, per cent, pct) after;
+  B, T, bn, mn, tn) and/or percent sign (%, percent, per cent, pct) after; a multiple (0.5x,
+  12×) is its number; an amount in parentheses is negative and keeps its scale (($1.2) million is
+  -1,200,000);
 * NOT a number: digits inside a word or identifier (FY2024, Q3, H1, c1, 3rd, 10-K, 8-K, 20-F);
   a bare year 1900-2100 (no currency, scale, decimals or commas); a date (2024-09-28, 9/28/2024,
   Sept 28, 28 September); an accession number (0000320193-24-000123); a form number (Form 4,
-  Forms 3/4/5); a CIK (CIK 320193); a claim id written on its own.
+  Forms 3/4/5); a CIK (CIK 320193); a duration (11 months, 2 quarters, 3 years); a claim id
+  written on its own.
 
 A number is *backed* by a claim value when rounding the claim value (half up, sign ignored) to
 the precision the number was written with gives the number: $391.0B (precision 0.1 billion) is
@@ -42,14 +45,17 @@ _NOT_NUMBERS = re.compile(
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}"    # 28 September
     r"|\bForms?\s+\d+(?:\s*/\s*\d+)*"              # Form 4, Forms 3/4/5
     r"|\bCIK\s*#?\s*\d+"                           # CIK 320193
-    r"|\b\d+-[A-Za-z]+\b",                         # 10-K, 8-K, 20-F
+    r"|\b\d+-[A-Za-z]+\b"                         # 10-K, 8-K, 20-F
+    r"|\b\d+(?:\.\d+)?\s+(?:days?|weeks?|months?|years?|quarters?)\b",  # a duration: 11 months apart
     re.IGNORECASE)
 
 _NUMBER = re.compile(
-    r"(?P<cur>US\$|\$|USD\s)?"
-    r"(?<![\w.,])(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?"
+    r"(?P<open>\()?(?P<cur>US\$|\$|USD\s)?"
+    r"(?<![\w.,])(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<frac>\.\d+)?(?![.,]?\d)"
+    r"(?P<close>\))?"
     r"(?:\s?(?P<scale>thousand|million|billion|trillion|bn|mn|tn|[KkMBT])s?(?![\w]))?"
     r"(?:\s?(?P<pct>%|percent\b|per\s+cent\b|pct\b))?"
+    r"(?P<times>[x\u00d7](?![\w]))?"
     r"(?![\w])", re.IGNORECASE)
 
 
@@ -85,10 +91,12 @@ def mentions(text: str, claim_ids: Iterable[str] = ()) -> list[Mention]:
             continue  # a year
         exponent = _SCALES[scale_word.lower()] if scale_word else 0
         decimals = len(frac) - 1 if frac else 0
-        value = Decimal(f"{digits}{frac}E{exponent}")  # exact: no context rounds a long number
+        negative = bool(m.group("open") and m.group("close"))  # ($1.2) million: an amount in parentheses
+        value = Decimal(f"{'-' if negative else ''}{digits}{frac}E{exponent}")  # exact: no context rounds it
         quantum = Decimal(f"1E{exponent - decimals}")
-        found.append(Mention(text=text[m.start():m.end()].strip(), value=value, quantum=quantum,
-                             percent=bool(pct), start=m.start()))
+        start = m.start() + (1 if m.group("open") and not negative else 0)
+        found.append(Mention(text=text[start:m.end()].strip(), value=value, quantum=quantum,
+                             percent=bool(pct), start=start))
     return found
 
 
@@ -122,7 +130,7 @@ def backed_by(mention: Mention, value: Decimal | None) -> bool:
     """True when ``value`` written to the mention's precision is the mention (sign ignored)."""
     if value is None:
         return False
-    return rounds_to(value.copy_abs(), mention.quantum, mention.value)
+    return rounds_to(value.copy_abs(), mention.quantum, mention.value.copy_abs())
 
 
 class Backing:
@@ -133,7 +141,7 @@ class Backing:
 
     def backs(self, mention: Mention) -> bool:
         """``backed_by(mention, v)`` for some value ``v``: one lies in [lo, hi) around the mention."""
-        lo, hi = _around(mention.value, mention.quantum)
+        lo, hi = _around(mention.value.copy_abs(), mention.quantum)
         if mention.value == 0:
             return bool(self.values) and self.values[0] < hi
         i = bisect_left(self.values, lo)
