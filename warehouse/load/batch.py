@@ -124,6 +124,19 @@ class BatchReport:
                 f"{len(self.rejected)} rejected; {rows}")
 
 
+def insert_arrow(con: duckdb.DuckDBPyConnection, name: str, tbl: Any) -> int:
+    """Insert an Arrow table into table ``name`` by column name; the rows inserted."""
+    if not tbl.num_rows:
+        return 0
+    view = f"_arrow_{name}"
+    con.register(view, tbl)
+    try:
+        con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM {view}")
+    finally:
+        con.unregister(view)
+    return tbl.num_rows
+
+
 def new_load_id() -> str:
     return str(uuid.uuid4())
 

@@ -18,7 +18,7 @@ import pyarrow as pa
 from pipelines.errors import RejectedDocument
 from pipelines.filing_search import terms
 from pipelines.sec_formats import accession_no_dashes
-from warehouse.load.batch import LoadContext
+from warehouse.load.batch import LoadContext, insert_arrow
 from warehouse.load.inline_xbrl import load_inline_xbrl
 from warehouse.store.db import fetch_all
 
@@ -118,17 +118,6 @@ def build_tables(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: Filin
             "filing_terms": pa.Table.from_pydict(postings, schema=_TERMS)}
 
 
-def _insert(con: duckdb.DuckDBPyConnection, name: str, tbl: pa.Table) -> int:
-    if not tbl.num_rows:
-        return 0
-    view = f"_filing_arrow_{name}"
-    con.register(view, tbl)
-    try:
-        con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM {view}")
-    finally:
-        con.unregister(view)
-    return tbl.num_rows
-
 
 def load_filing_document(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: FilingDocument) -> dict[str, int]:
     """Insert one document's rows (table -> rows). An accession already held keeps the preferred of
@@ -147,5 +136,5 @@ def load_filing_document(con: duckdb.DuckDBPyConnection, ctx: LoadContext, recor
             con.execute(f"DELETE FROM {name} WHERE accession = ?", [record.accession])
         counts[REPLACED] = 1
     for name in TABLES:
-        counts[name] = _insert(con, name, tables[name])
+        counts[name] = insert_arrow(con, name, tables[name])
     return counts

@@ -16,7 +16,7 @@ import duckdb
 import pyarrow as pa
 
 from pipelines.errors import RejectedDocument
-from warehouse.load.batch import LoadContext
+from warehouse.load.batch import LoadContext, insert_arrow
 from warehouse.store.db import fetch_all, fetch_value
 
 if TYPE_CHECKING:  # the parser (XML, defusedxml) is imported where a filing is stored, not by every load
@@ -197,21 +197,10 @@ def load_ownership(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: Own
         return counts
     tables = build_tables(ctx, record)
     for name in TABLES:
-        counts[name] = _insert(con, name, tables[name])
+        counts[name] = insert_arrow(con, name, tables[name])
     relink_amendments(con, record.issuer_cik)
     return counts
 
-
-def _insert(con: duckdb.DuckDBPyConnection, name: str, tbl: pa.Table) -> int:
-    if not tbl.num_rows:
-        return 0
-    view = f"_insider_arrow_{name}"
-    con.register(view, tbl)
-    try:
-        con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM {view}")
-    finally:
-        con.unregister(view)
-    return tbl.num_rows
 
 
 def _replace_bare_xml(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: OwnershipFiling,
@@ -227,7 +216,7 @@ def _replace_bare_xml(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: 
     for name in TABLES:
         con.execute(f"DELETE FROM {name} WHERE accession = ?", [record.accession])
     for name in TABLES:
-        _insert(con, name, tables[name])
+        insert_arrow(con, name, tables[name])
     relink_amendments(con, record.issuer_cik)  # the amendment rules read filed and acceptance_time
     return 1
 

@@ -186,6 +186,31 @@ def _filings_section(wh: Warehouse, cik: int) -> str:
             + (_table(["filed", "form", "accession", "document"], rows) if rows else "") + "</section>")
 
 
+def _text_section(wh: Warehouse, cik: int) -> str:
+    """The latest 10-K held: its items folded, each opening on its first paragraphs ("" when none is held)."""
+    latest = wh.sql("""
+        SELECT d.accession, d.form, d.document_url, coalesce(d.filed, f.filed) AS filed
+        FROM filing_documents d
+        LEFT JOIN (SELECT accession, min(filing_date) AS filed FROM filings GROUP BY accession) f USING (accession)
+        WHERE d.cik = ? AND d.form_family = '10-K'
+        ORDER BY coalesce(d.filed, f.filed) DESC NULLS LAST, d.accession DESC LIMIT 1""", [cik])
+    if not latest.height:
+        return ""
+    doc = latest.row(0, named=True)
+    items = []
+    for r in wh.sections(doc["accession"]).iter_rows(named=True):
+        flags = f' <span class="meta">[{escape(", ".join(r["flags"]))}]</span>' if r["flags"] else ""
+        text = r["text"] if len(r["text"]) <= 1500 else r["text"][:1500].rsplit(" ", 1)[0] + " …"
+        items.append(f'<details><summary>{escape(r["heading"])}{flags}</summary>'
+                     f'<p>{escape(text).replace(chr(10), "<br>")}</p>'
+                     f'<p class="meta">{len(r["text"]):,} characters · bytes {r["byte_start"]:,}-{r["byte_end"]:,}'
+                     "</p></details>")
+    return (f'<section id="text"><h2>Latest 10-K: {escape(doc["form"])} {escape(doc["accession"])}'
+            f'{" filed " + str(doc["filed"]) if doc["filed"] else ""}</h2>'
+            f'<p class="meta"><a href="{escape(doc["document_url"])}">the document on sec.gov</a>; '
+            f"{len(items)} items, folded.</p>" + "".join(items) + "</section>")
+
+
 def render_report(wh: Warehouse, company: int | str, concept: str | None = None) -> str:
     """The whole page as one HTML string (UTF-8, no scripts, nothing fetched)."""
     cik = wh.cik(company)
@@ -202,7 +227,7 @@ def render_report(wh: Warehouse, company: int | str, concept: str | None = None)
         info.get("sic_description") or "",
         f"data as of {data_time:%Y-%m-%d %H:%M} UTC" if data_time else "") if x)
     body = "".join((_history_section(wh, cik, concept) if concept else "", _metrics_section(wh, cik),
-                    _insider_section(wh, cik), _filings_section(wh, cik)))
+                    _insider_section(wh, cik), _filings_section(wh, cik), _text_section(wh, cik)))
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
             f"<title>{escape(name)} — edgar-warehouse</title><style>{STYLE}</style></head>"

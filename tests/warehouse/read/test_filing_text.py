@@ -106,6 +106,15 @@ def test_the_index_is_current_after_each_load(held):
     assert [(h.accession, h.item) for h in got] == [("0000320193-25-000073", "II-5")]
 
 
+def test_the_company_report_folds_the_latest_10k_items(held):
+    from warehouse.read.api import Warehouse
+    from warehouse.read.report import render_report
+
+    page = render_report(Warehouse(held[0]), 320193)
+    assert '<section id="text"><h2>Latest 10-K: 10-K 0000320193-24-000123 filed 2024-11-01</h2>' in page
+    assert page.count("<details><summary>Item ") == 23 and "<summary>Item 6. [Reserved] <span" in page
+
+
 def test_cli_section_and_search(held):
     con, db = held
     con.close()  # the CLI opens the file itself (the last test of this module)
