@@ -9,7 +9,7 @@ normalises them (case, whitespace, quotes, dashes), the same rule quote verifica
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -137,15 +137,3 @@ def search_keywords(con: duckdb.DuckDBPyConnection, query: str, filters: Filters
         start, end = (m.start(), m.end()) if m else (0, 0)
         hits.append(_hit(r, start, end, round(float(r["score"]), 4)))
     return hits
-
-
-@dataclass
-class SearchResult:
-    """What a search returns: the hits and how it was run."""
-
-    mode: str
-    query: str
-    hits: list[Hit] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"mode": self.mode, "query": self.query, "hits": [h.as_dict() for h in self.hits]}
