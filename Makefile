@@ -41,8 +41,16 @@ demo: ## build a real warehouse ($(DB)) from bundled recorded SEC responses (no 
 	$(BIN)/edgar-warehouse --db $(DB) $(DEMO_COMPARE)
 	$(BIN)/edgar-warehouse --db $(DB) $(DEMO_GROWTH)
 
-test: lint ## lint (layer rules included) and run the test suite
-	$(BIN)/pytest -q
+# The suite on every core (pytest-xdist): a module's tests stay on one worker (its fixtures are built
+# once), Prefect's tests share one worker and one Prefect harness (tests/conftest.py).
+TEST_WORKERS ?= auto
+PYTEST_PARALLEL = $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup
+
+test: lint ## lint (layer rules included) and run every test: what CI runs
+	$(PYTEST_PARALLEL)
+
+check: lint ## lint and the fast tests (not marked slow: no Prefect, PostgreSQL or subprocesses); < 3 min
+	$(PYTEST_PARALLEL) -m "not slow"
 
 docs: ## write the generated reference: docs/data-dictionary.md (a test fails when it is stale)
 	$(BIN)/python scripts/data_dictionary.py

@@ -18,11 +18,40 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def pytest_configure(config):
+    # pytest-xdist (make test runs -n 2): each worker gets its own Prefect home (its ephemeral API's
+    # SQLite database) and its own SEC rate-limit/throttle-block folder, so workers never share state.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
     if "PREFECT_HOME" not in os.environ:
         os.environ["PREFECT_HOME"] = tempfile.mkdtemp(prefix="edgar-prefect-")
+    if worker:
+        os.environ["PREFECT_HOME"] = os.path.join(os.environ["PREFECT_HOME"], worker)
+    if worker and "EDGAR_WAREHOUSE_STATE_DIR" not in os.environ:
+        os.environ["EDGAR_WAREHOUSE_STATE_DIR"] = tempfile.mkdtemp(prefix=f"edgar-state-{worker}-")
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "90")
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+
+# What `make check` leaves out (pytest -m "not slow"): a module whose tests spawn processes (the CLI,
+# servers, browsers, a wheel build) or kill them says `pytestmark = pytest.mark.slow`; a test that
+# asks for one of SLOW_FIXTURES (Prefect, PostgreSQL), or runs on DuckLake, is slow wherever it is.
+SLOW_FIXTURES = {"prefect_harness", "postgres_loopback"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
+def pytest_collection_modifyitems(config, items):
+    """Marks slow tests (above) and, for pytest-xdist's --dist loadgroup (make test), keeps each
+    module's tests on one worker, so its module fixtures are built once, unless the module says
+    ``SPREAD_OVER_WORKERS = True`` (long, independent tests); every Prefect test goes to one worker,
+    which starts the Prefect harness once per run instead of once per worker."""
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if SLOW_FIXTURES & set(item.fixturenames) or "ducklake" in params.values():
+            item.add_marker(pytest.mark.slow)
+        if "prefect_harness" in item.fixturenames:
+            item.add_marker(pytest.mark.xdist_group("prefect"))
+        elif not getattr(item.module, "SPREAD_OVER_WORKERS", False):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
 
 
 @pytest.fixture(scope="session")

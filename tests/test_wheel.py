@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TSM = ROOT / "tests/fixtures/sec/data.sec.gov/api/xbrl/companyfacts/CIK0001046179.json.gz"
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "pipelines", "warehouse", "flows", "schema")
 
-pytestmark = pytest.mark.wheel
+pytestmark = [pytest.mark.wheel, pytest.mark.slow]  # a minute of pip and venv
 
 
 def _run(args: list[str], **kw) -> subprocess.CompletedProcess:

@@ -12,6 +12,8 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from test_agent_verify import TRUE_BRIEF, _planted
 
+pytestmark = pytest.mark.slow  # the MCP server as a process (make check leaves it out)
+
 ROOT = Path(__file__).parents[2]
 TOOLS = {"resolve_company", "get_facts", "get_fact_history", "get_derived_metric", "compare_companies",
          "list_filings", "get_statement", "get_breakdown", "get_insider_transactions", "verify_claims", "describe_schema", "query",

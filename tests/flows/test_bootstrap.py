@@ -19,6 +19,8 @@ from helpers import COMPANYFACTS_DIR, FIXTURES, read_body, sound_state
 from warehouse.store.db import connect, raw_dir_for
 from warehouse.store.killpoints import ENV
 
+pytestmark = pytest.mark.slow  # CLI processes (make check leaves it out)
+
 ROOT = Path(__file__).resolve().parents[2]
 SUBMISSIONS = FIXTURES / "sec/data.sec.gov/submissions"
 CF = {cik: COMPANYFACTS_DIR / f"CIK{cik:010d}.json.gz" for cik in (1046179, 1835632)}  # TSMC, Marvell

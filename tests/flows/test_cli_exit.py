@@ -8,8 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from flows.cli import EXIT_ERROR, EXIT_USAGE
 
+pytestmark = pytest.mark.slow  # CLI processes (make check leaves it out)
 ROOT = Path(__file__).resolve().parents[2]
 
 

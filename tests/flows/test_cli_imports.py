@@ -17,6 +17,8 @@ import pytest
 
 from helpers import COMPANYFACTS_DIR
 
+pytestmark = pytest.mark.slow  # CLI processes (make check leaves it out)
+
 ROOT = Path(__file__).resolve().parents[2]
 NOT_FOR_LOCAL_COMMANDS = ("httpx", "prefect", "dask", "distributed")
 # Parsing the command line must not import pydantic (typer 0.29 built a TypeAdapter per parameter:

@@ -11,9 +11,12 @@ import time
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
+
 from helpers import COMPANYFACTS_FILES, VINTAGES_DIR, load_files
 from warehouse.store.db import raw_dir_for, reader, writer
 
+pytestmark = pytest.mark.slow  # reader processes during a batched load (make check leaves it out)
 ROOT = Path(__file__).resolve().parents[2]
 # count of every fact version and a checksum of the current facts, in ONE statement (one snapshot)
 STATE = ("SELECT (SELECT count(*) FROM facts) AS n,"

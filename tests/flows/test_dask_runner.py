@@ -24,6 +24,8 @@ from sec_loopback import LoopbackSEC, max_in_any_window
 from helpers import COMPANYFACTS_FILES
 from scripts.pg_loopback import free_port
 
+pytestmark = pytest.mark.slow  # a Prefect server and Dask workers (make check leaves it out)
+
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 

@@ -35,6 +35,8 @@ from pipelines.parse import parse_document
 from pipelines.sec_client import SecClient, companyfacts_url, submissions_url
 from pipelines.sec_ratelimit import BLOCK_FILE, THROTTLE_BLOCK_SECONDS
 
+pytestmark = pytest.mark.slow  # client processes against a loopback server (make check leaves it out)
+
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures" / "sec"
 CONTACT = "ops.contact@example.org"

@@ -19,6 +19,8 @@ from flows.cli import EXIT_NOT_FOUND, app
 from warehouse.read.report import METRIC_YEARS
 from warehouse.read.report_svg import CURRENT, RESTATED
 
+pytestmark = pytest.mark.slow  # headless Chromium (make check leaves it out)
+
 APPLE = 320193
 CONCEPT = "SalesRevenueNet"  # the revenue tag whose history Apple restated (10-K/A of January 2010)
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)

@@ -27,6 +27,9 @@ import pytest
 from helpers import COMPANYFACTS_DIR, FIXTURES, sound_state
 from warehouse.store.killpoints import ENV, POINTS
 
+pytestmark = pytest.mark.slow  # SIGKILLs real CLI runs (make check leaves it out)
+
+SPREAD_OVER_WORKERS = True  # independent trials: xdist runs them on every worker (tests/conftest.py)
 ROOT = Path(__file__).resolve().parents[3]
 TRIALS = int(os.environ.get("EDGAR_CRASH_TRIALS", "20"))
 FILES = [COMPANYFACTS_DIR / "CIK0001046179.json.gz", COMPANYFACTS_DIR / "CIK0001835632.json.gz",

@@ -24,6 +24,8 @@ from warehouse.schema.migrate import discover
 from warehouse.store import lake
 from warehouse.store.db import connect, fetch_all, fetch_value, raw_dir_for
 
+pytestmark = pytest.mark.slow  # PostgreSQL and writer processes (make check leaves it out)
+
 REPO = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
 SEC = FIXTURES / "sec" / "data.sec.gov"

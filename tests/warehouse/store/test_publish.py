@@ -18,6 +18,8 @@ from warehouse.errors import DamagedWarehouse, WriterBusy
 from warehouse.store.db import publishing, reader, writer
 from warehouse.store.publish import build_path_for, current_writer, lock_path_for, read_holder
 
+pytestmark = pytest.mark.slow  # writer and reader processes (make check leaves it out)
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
