@@ -55,8 +55,9 @@ check: lint ## lint and the fast tests (not marked slow: no Prefect, PostgreSQL 
 docs: ## write the generated reference: docs/data-dictionary.md (a test fails when it is stale)
 	$(BIN)/python scripts/data_dictionary.py
 
-lint: ## ruff, with per-folder import bans that keep the three layers apart
+lint: ## ruff, with per-folder import bans that keep the three layers apart; mypy on pipelines/ and warehouse/
 	$(BIN)/ruff check pipelines warehouse flows tests
+	$(BIN)/mypy
 
 BENCH_DIR ?= $(CURDIR)/.bench
 bench: ## quick benchmarks (~5 min on 2 cores; prints figures, and how to run the big ones)
@@ -76,4 +77,4 @@ bench: ## quick benchmarks (~5 min on 2 cores; prints figures, and how to run th
 	@echo "  $(BIN)/python tests/bench/bench_parse_memory.py --mb 200     # peak RSS parsing one 200 MB payload"
 
 clean: ## remove the demo warehouse and caches
-	rm -rf $(DB) $(DB).wal .pytest_cache .ruff_cache .prefect .bench
+	rm -rf $(DB) $(DB).wal .pytest_cache .ruff_cache .mypy_cache .prefect .bench

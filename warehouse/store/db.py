@@ -361,12 +361,13 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
     con.execute("COMMIT")
 
 
-def fetch_all(con: duckdb.DuckDBPyConnection, sql: str, params: list | tuple | None = None) -> list[tuple]:
-    """Run a query and fetch every row (closes the result, idiom valid on DuckDB 1.5 and 2.x)."""
+def fetch_all(con: duckdb.DuckDBPyConnection, sql: str, params: list | tuple | dict | None = None) -> list[tuple]:
+    """Run a query and fetch every row (closes the result, idiom valid on DuckDB 1.5 and 2.x);
+    ``params`` positional, or a dict for ``$name`` parameters."""
     return con.execute(sql, params or []).fetchall()
 
 
-def fetch_value(con: duckdb.DuckDBPyConnection, sql: str, params: list | tuple | None = None):
+def fetch_value(con: duckdb.DuckDBPyConnection, sql: str, params: list | tuple | dict | None = None):
     """First column of the first row, or None."""
     rows = fetch_all(con, sql, params)
     return rows[0][0] if rows else None
