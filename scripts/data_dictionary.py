@@ -10,6 +10,8 @@ import tempfile
 from pathlib import Path
 
 from warehouse.schema.dictionary import markdown
+from warehouse.schema.migrate import schema_dir
+from warehouse.schema.vocabulary import vocabulary_lists
 from warehouse.store.db import connect
 
 DEFAULT = Path(__file__).resolve().parents[1] / "docs" / "data-dictionary.md"
@@ -20,7 +22,7 @@ def generate() -> str:
     with tempfile.TemporaryDirectory(prefix="edgar-dd-") as tmp:
         con = connect(Path(tmp) / "w.duckdb")
         try:
-            return markdown(con)
+            return markdown(con, vocabulary_lists(schema_dir()))
         finally:
             con.close()
 

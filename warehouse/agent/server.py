@@ -33,6 +33,8 @@ from warehouse.agent.models import (
 )
 from warehouse.agent.text_tools import SearchFilingsResult, SectionResult
 from warehouse.agent.verify import Brief, VerifyReport, verify_brief
+from warehouse.schema.migrate import schema_dir
+from warehouse.schema.vocabulary import vocabulary_lists
 from warehouse.store.db import WarehouseError, reader
 
 T = TypeVar("T")
@@ -52,6 +54,7 @@ _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempo
 def build_server(db_path: str | Path) -> MCPServer:
     """An MCPServer whose tools read ``db_path`` (opened read-only per call)."""
     server = MCPServer(name="edgar-warehouse", instructions=INSTRUCTIONS)
+    names = vocabulary_lists(schema_dir())  # the tool descriptions name what exists, from its one source
 
     def call(fn: Callable[[duckdb.DuckDBPyConnection], T], on_error: Callable[[ToolError], T]) -> T:
         try:
@@ -67,12 +70,13 @@ def build_server(db_path: str | Path) -> MCPServer:
         return call(lambda con: tools.resolve_company(con, query),
                     lambda e: ResolveResult(query=query, status="not_found", message=e.message, error=e))
 
-    @server.tool(annotations=_READ_ONLY)
+    @server.tool(annotations=_READ_ONLY, description=(
+        f"Values of `concept` for a company, each with its receipt. concept: a standard concept "
+        f"({', '.join(names['standard_concepts'].names)}) or taxonomy:Concept (us-gaap:Revenues). "
+        "fiscal_period: FY or Q1..Q4. as_of: an ISO time (UTC); the values that were public then."))
     def get_facts(company: str, concept: str, fiscal_year: int | None = None, fiscal_period: str | None = None,
                   as_of: str | None = None) -> FactsResult:
-        """Values of `concept` for a company, each with its receipt. concept: a standard concept (revenue,
-        net_income, ...) or taxonomy:Concept (us-gaap:Revenues). fiscal_period: FY or Q1..Q4. as_of: an
-        ISO time (UTC); the values that were public then."""
+        """Values of a concept with receipts (the description, generated above, lists the standard concepts)."""
         return call(lambda con: tools.get_facts(con, company, concept, fiscal_year, fiscal_period, as_of),
                     lambda e: FactsResult(concept=concept, error=e))
 
@@ -83,11 +87,12 @@ def build_server(db_path: str | Path) -> MCPServer:
                     lambda e: FactHistoryResult(concept=concept, fiscal_year=fiscal_year,
                                                 fiscal_period=fiscal_period, error=e))
 
-    @server.tool(annotations=_READ_ONLY)
+    @server.tool(annotations=_READ_ONLY, description=(
+        f"A derived metric ({', '.join(names['metrics'].names)}): value, formula, rule version and "
+        "lineage to the exact fact versions used."))
     def get_derived_metric(company: str, metric: str, fiscal_year: int, fiscal_period: str = "FY",
                            as_of: str | None = None) -> DerivedMetricResult:
-        """A derived metric (free_cash_flow, gross_margin, operating_margin, net_margin, revenue_growth_yoy,
-        ttm_revenue): value, formula, rule version and lineage to the exact fact versions used."""
+        """A derived metric with its lineage (the description, generated above, lists the metrics)."""
         return call(lambda con: tools.get_derived_metric(con, company, metric, fiscal_year, fiscal_period, as_of),
                     lambda e: DerivedMetricResult(metric=metric, error=e))
 

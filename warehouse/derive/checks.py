@@ -9,14 +9,9 @@ import duckdb
 
 from warehouse.derive.metrics import chain_concepts, ciks_of_load, stage_current_values, standard_values_plan
 from warehouse.derive.steps import StepError, folder_steps, run_steps
-from warehouse.schema.sql_files import sql, sql_names
-from warehouse.schema.vocabulary import MetricsError
+from warehouse.schema.sql_files import sql
+from warehouse.schema.vocabulary import MetricsError, check_names
 from warehouse.store.db import fetch_value
-
-
-def check_names() -> list[str]:
-    """Data-quality check files shipped in warehouse/sql/derive/checks/."""
-    return sql_names("derive/checks")
 
 
 def _stage_for(con: duckdb.DuckDBPyConnection, ciks: list[int]) -> None:

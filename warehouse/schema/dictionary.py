@@ -8,6 +8,8 @@ every way the dictionary and a live database disagree (see schema/columns.toml's
 
 from __future__ import annotations
 
+import hashlib
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +17,7 @@ from pathlib import Path
 import duckdb
 
 from warehouse.errors import SchemaError
+from warehouse.schema.vocabulary import NameList, vocabulary_lists
 from warehouse.store.db import fetch_all
 
 _MAIN = "database_name = current_database() AND schema_name = 'main' AND NOT internal"
@@ -49,6 +52,31 @@ def _entry(value: object, where: str, key: str) -> Entry:
     raise SchemaError(f"columns.toml: {where}.{key} must be a description or {{ override = \"...\" }}")
 
 
+_LIST = re.compile(r"\$\{([a-z_]+)\}")
+
+
+def expanded_text(path: Path) -> str:
+    """The text of columns.toml with every ``${key}`` replaced by that list of names from its one
+    source (``warehouse.schema.vocabulary.vocabulary_lists``: metrics, standard_concepts, checks,
+    document_kinds), so no description keeps a hand copy of a list that grows."""
+    text = path.read_text(encoding="utf-8")
+    if "${" not in text:
+        return text
+    lists = vocabulary_lists(path.parent)
+
+    def names(m: re.Match[str]) -> str:
+        if m.group(1) not in lists:
+            raise SchemaError(f"{path}: ${{{m.group(1)}}} names no list of names (known: {', '.join(lists)})")
+        return ", ".join(lists[m.group(1)].names)
+
+    return _LIST.sub(names, text)
+
+
+def dictionary_sha256(path: Path) -> str:
+    """sha256 of the expanded dictionary: it changes when columns.toml or one of its lists does."""
+    return hashlib.sha256(expanded_text(path).encode("utf-8")).hexdigest()
+
+
 @dataclass
 class Dictionary:
     common: dict[str, str]
@@ -58,7 +86,7 @@ class Dictionary:
     @classmethod
     def load(cls, path: Path) -> Dictionary:
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = tomllib.loads(expanded_text(path))
         except (OSError, tomllib.TOMLDecodeError) as exc:
             raise SchemaError(f"{path}: cannot read the column dictionary ({exc})") from exc
         common = {k: _entry(v, "common", k).text for k, v in data.get("common", {}).items()}
@@ -181,12 +209,10 @@ def live_schema(con: duckdb.DuckDBPyConnection) -> LiveSchema:
     return LiveSchema({n: (k, tuple(columns.get(n, ()))) for n, k in sorted(kinds.items())}, macros)
 
 
-def markdown(con: duckdb.DuckDBPyConnection) -> str:
+def markdown(con: duckdb.DuckDBPyConnection, lists: dict[str, NameList]) -> str:
     """docs/data-dictionary.md: every table, view, column and macro of the open warehouse with its
-    type and COMMENT (the dictionary's text as the database holds it), then the vocabulary lists.
+    type and COMMENT (the dictionary's text as the database holds it), then the ``lists`` of names.
     ``scripts/data_dictionary.py`` writes it; a test fails when the file differs."""
-    from warehouse.schema.vocabulary import vocabulary_lists
-
     def cell(text: object) -> str:
         return " ".join(str(text or "").split()).replace("|", "\\|")
 
@@ -212,8 +238,9 @@ def markdown(con: duckdb.DuckDBPyConnection) -> str:
     out += [f"| [`{n}`](#{n}) | {k} | {cell(c)} |" for n, k, c in rels]
     out += [f"| `{n}({cell(p)})` | {'table macro' if k == 'table_macro' else 'macro'} | {cell(c)} |"
             for n, k, c, p in macros]
-    for title, (source, names) in vocabulary_lists().items():
-        out += ["", f"## {title}", "", f"From {source}:", "", ", ".join(f"`{n}`" for n in names) + "."]
+    for names in lists.values():
+        out += ["", f"## {names.title}", "", f"From {names.source}:", "",
+                ", ".join(f"`{n}`" for n in names.names) + "."]
     for name, kind, comment in rels:
         out += ["", f"## {name}", "", f"{kind.capitalize()}. {cell(comment)}", "",
                 "| column | type | what |", "|---|---|---|"]

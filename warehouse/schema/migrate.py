@@ -185,17 +185,18 @@ def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, 
     """Re-apply every definition and every COMMENT ON in one transaction when any of them changed
     (or ``force``); drop what a removed definition had created. True when something was applied.
     ``lake``: DuckLake, which cannot comment on a view's columns or a macro (those are skipped)."""
+    from warehouse.schema.dictionary import Dictionary, dictionary_sha256, live_schema
+
     root = root or schema_dir()
     defs = discover_definitions(root / "definitions")
     dictionary_path = root / DICTIONARY
     wanted = {d.name: (d.kind, d.sha256) for d in defs}
-    wanted[DICTIONARY] = ("dictionary", hashlib.sha256(dictionary_path.read_bytes()).hexdigest())
+    wanted[DICTIONARY] = ("dictionary", dictionary_sha256(dictionary_path))
     stored = discover_stored(root / "stored", defs)
     wanted.update({s.name: (STORED, s.basis) for s in stored})
     recorded = _recorded(con)
     if recorded == wanted and not force:
         return False  # up to date: the check costs file hashes and one small read, no TOML parse
-    from warehouse.schema.dictionary import Dictionary, live_schema
 
     dictionary = Dictionary.load(dictionary_path)
     con.execute("BEGIN TRANSACTION")

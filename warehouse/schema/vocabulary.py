@@ -6,9 +6,11 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from difflib import get_close_matches
+from pathlib import Path
 
 import duckdb
 
+from pipelines.detect import KINDS
 from warehouse.schema.sql_files import sql_names
 from warehouse.store.db import WarehouseError, fetch_all
 
@@ -55,24 +57,39 @@ def metric_names() -> list[str]:
     return [n for n in sql_names("derive/metrics") if n != "discrete_quarters"]
 
 
-def standard_concept_names() -> list[str]:
-    """Standard concepts in the order of schema/definitions/standard_concepts.csv (the table's rows)."""
-    from warehouse.schema.migrate import schema_dir
+def check_names() -> list[str]:
+    """Data-quality checks: one file each in warehouse/sql/derive/checks/."""
+    return sql_names("derive/checks")
 
-    with (schema_dir() / "definitions" / "standard_concepts.csv").open(encoding="utf-8", newline="") as f:
+
+def standard_concept_names(schema_root: Path) -> list[str]:
+    """Standard concepts in the order of ``<schema_root>/definitions/standard_concepts.csv`` (the
+    rows of table standard_concepts)."""
+    with (schema_root / "definitions" / "standard_concepts.csv").open(encoding="utf-8", newline="") as f:
         return list(dict.fromkeys(row["standard_concept"] for row in csv.DictReader(f)))
 
 
-def vocabulary_lists() -> dict[str, tuple[str, list[str]]]:
-    """Every list of names the docs, the column comments and the MCP tool descriptions show, each
-    from its one source: title -> (where it comes from, names)."""
-    from pipelines.detect import KINDS
-    from warehouse.derive.checks import check_names
+@dataclass(frozen=True)
+class NameList:
+    """One list of names as the docs show it: a title, where the names come from, the names."""
 
-    return {"Derived metrics": ("warehouse/sql/derive/metrics/ (one rule file each)", metric_names()),
-            "Standard concepts": ("schema/definitions/standard_concepts.csv", standard_concept_names()),
-            "Data-quality checks": ("warehouse/sql/derive/checks/ (one file each)", check_names()),
-            "Document kinds": ("pipelines/detect.py KINDS", list(KINDS))}
+    title: str
+    source: str
+    names: tuple[str, ...]
+
+
+def vocabulary_lists(schema_root: Path) -> dict[str, NameList]:
+    """Every list of names that the column comments (``${key}`` in schema/columns.toml), the MCP tool
+    descriptions and docs/data-dictionary.md show, each from its one source, by key."""
+    return {
+        "metrics": NameList("Derived metrics", "warehouse/sql/derive/metrics/ (one rule file each)",
+                            tuple(metric_names())),
+        "standard_concepts": NameList("Standard concepts", "schema/definitions/standard_concepts.csv",
+                                      tuple(standard_concept_names(schema_root))),
+        "checks": NameList("Data-quality checks", "warehouse/sql/derive/checks/ (one file each)",
+                           tuple(check_names())),
+        "document_kinds": NameList("Document kinds", "pipelines/detect.py KINDS", tuple(KINDS)),
+    }
 
 
 def concept_names(con: duckdb.DuckDBPyConnection) -> list[str]:
