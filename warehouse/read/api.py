@@ -51,7 +51,9 @@ def _closest(name: str, known: list[str], n: int = 5) -> list[str]:
     for k in known:
         by_lower.setdefault(k.lower(), k)
     hits = difflib.get_close_matches(name.lower(), list(by_lower), n=n, cutoff=0.6)
-    return [by_lower[h] for h in hits]
+    # then the names that contain what was asked (``balance`` -> balance_sheet_identity)
+    hits += [k for k in by_lower if name.lower() in k and k not in hits]
+    return [by_lower[h] for h in hits[:n]]
 
 
 # Frames built from Python rows (compare, growth, checks) have no SQL types: an all-NULL column
@@ -260,7 +262,13 @@ class Warehouse:
         >>> wh.filings("AAPL", form="10-K", since="2024-01-01").select("accession", "form", "filing_date").rows()
         [('0000320193-25-000079', '10-K', datetime.date(2025, 10, 31)), ('0000320193-24-000123', '10-K', datetime.date(2024, 11, 1))]
         """
-        return self.sql(sql("read/api/filings"), {"cik": self.cik(company), "form": form, "since": since})
+        cik = self.cik(company)
+        found = self.sql(sql("read/api/filings"), {"cik": cik, "form": form, "since": since})
+        if form is not None and found.height == 0:  # a form the company never filed, or a misspelt one
+            forms = self._column("SELECT DISTINCT form FROM filings WHERE cik = ? ORDER BY 1", [cik])
+            if form not in forms and form not in {f.split("/")[0] for f in forms}:
+                raise UnknownNameError("form", form, _closest(form, forms), f" (forms CIK {cik} filed)")
+        return found
 
     def statement(self, accession: str, statement: str) -> pl.DataFrame:
         """A filing's statement as presented (income, balance, cash_flow, equity, comprehensive): one row
@@ -352,9 +360,23 @@ class Warehouse:
                   "fiscal_period": self._period(fiscal_period)}
         when = _when(as_of)
         if when is None:  # the stored rows, by company: a file of its own, so the as-of computation is never planned
-            return self.sql(sql("read/api/standard_facts_now"), params)
-        chain = None if name is None else self._column(sql("agent/chain_concepts"), {"concept": name})[0]
-        return self.sql(sql("read/api/standard_facts"), {**params, "chain_concepts": chain, "as_of": when})
+            found = self.sql(sql("read/api/standard_facts_now"), params)
+        else:
+            chain = None if name is None else self._column(sql("agent/chain_concepts"), {"concept": name})[0]
+            found = self.sql(sql("read/api/standard_facts"), {**params, "chain_concepts": chain, "as_of": when})
+        if fiscal_year is not None and found.height == 0:
+            self._known_fiscal_year(params["cik"], name, fiscal_year)
+        return found
+
+    def _known_fiscal_year(self, cik: int, concept: str | None, fiscal_year: int) -> None:
+        """Raise UnknownNameError naming the fiscal years the company has (for ``concept``) when
+        ``fiscal_year`` is not one of them; a year it has but without rows asked for is no error."""
+        years = self._column("SELECT DISTINCT fiscal_year FROM standard_facts WHERE cik = $1"
+                             " AND ($2 IS NULL OR standard_concept = $2) ORDER BY 1", [cik, concept])
+        if fiscal_year not in years:
+            what = f" of {concept}" if concept else ""
+            have = f"fiscal years {years[0]}..{years[-1]}" if years else "no fiscal year at all"
+            raise UnknownNameError("fiscal year", fiscal_year, [], f"; CIK {cik} has standard facts{what} for {have}")
 
     # -- derived metrics ------------------------------------------------------------------------
     def metrics(self, company: int | str, metric: str | None = None, *, as_of: datetime | str | None = None,

@@ -155,3 +155,20 @@ def test_fiscal_year_filters(company_warehouse):
         assert annual["fiscal_period"].to_list() == ["FY"]
         assert set(wh.facts("AAPL", fiscal_year=2010)["fiscal_year"]) == {2010}
         assert set(wh.standard_facts("AAPL", fiscal_year=2023, fiscal_period="Q4")["fiscal_period"]) == {"Q4"}
+
+
+def test_asking_for_what_is_not_there_fails_naming_what_is(company_warehouse):
+    """Issue 23.4: these returned empty frames (or an error naming nothing close), never a reason."""
+    from warehouse.read.api import UnknownNameError
+
+    with open_warehouse(company_warehouse) as wh:
+        with pytest.raises(UnknownNameError, match=r"fiscal year 1990.*revenue.*fiscal years 20\d\d\.\.20\d\d"):
+            wh.standard_facts("AAPL", "revenue", fiscal_year=1990)
+        with pytest.raises(UnknownNameError, match="unknown form '10K'; closest: 10-K") as form:
+            wh.filings("AAPL", form="10K")
+        assert "10-K" in form.value.suggestions
+        with pytest.raises(UnknownNameError, match="closest: balance_sheet_identity"):
+            wh.checks("balance")
+        # what exists but has no rows in the window asked for stays an empty frame
+        assert wh.filings("AAPL", form="10-K", since="2099-01-01").height == 0
+        assert wh.standard_facts("AAPL", "revenue", fiscal_year=2024).height > 0
