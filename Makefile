@@ -49,7 +49,7 @@ PYTEST_PARALLEL = $(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup
 test: lint ## lint (layer rules included) and run every test: what CI runs
 	$(PYTEST_PARALLEL)
 
-check: lint ## lint and the fast tests (not marked slow: no Prefect, PostgreSQL or subprocesses); < 3 min
+check: lint ## lint and the fast tests (not marked slow: no Prefect, PostgreSQL or subprocesses); target < 3 min
 	$(PYTEST_PARALLEL) -m "not slow"
 
 docs: ## write the generated reference: docs/data-dictionary.md (a test fails when it is stale)
