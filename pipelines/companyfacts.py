@@ -11,11 +11,17 @@ fiscal year outside it, a number that does not fit DECIMAL(38,10) exactly, a dec
 digits than the double that carries it (val_float) keeps, a period that ends before it starts, a
 malformed accession, a CIK outside INTEGER. Decimals are checked as SEC wrote them: the fact lists
 that hold any are decoded a second time with the values as exact Decimals.
+
+A key written twice is rejected too (a decoder keeps the last silently: a fact's first ``val``, a
+concept, taxonomy or facts object named twice, a concept's first units): the body's ``"val"`` keys
+must be as many as its facts, its ``"units"`` keys as its concepts and ``"cik"`` must appear once
+(a ``bytes.count`` each; a key spelled with unicode escapes is not counted).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from operator import attrgetter
@@ -40,7 +46,7 @@ class _Fact(msgspec.Struct, gc=False):
     val: int | float
     accn: str
     filed: str
-    form: str | None = None
+    form: str  # every fact of SEC's carries its form (560,842 in /work/shared/edgar-samples): missing is an error
     fy: int | None = None
     fp: str | None = None
     frame: str | None = None
@@ -91,6 +97,26 @@ CONCEPT_SCHEMA = pa.schema([
     ("label", pa.string()),
     ("description", pa.string()),
 ])
+
+_KEY = {key: re.compile(rb'"' + key.encode() + rb'"[ \t\r\n]*:') for key in ("val", "units", "cik")}
+
+
+def _check_keys_once(body: bytes, document: str, concepts: int, facts: int) -> None:
+    """Reject a body with a key written twice: the decoder kept only the last, without a word. Each
+    key was decoded at least ``expected`` times, so when ``"key"`` occurs only that often in the body
+    (one ``bytes.count``) it is exact; else the keys are counted by a regex (a string can hold the text)."""
+    for key, expected, lost in (("cik", 1, "a second cik replaced the first"),
+                                ("units", concepts, "a concept or taxonomy named twice, or a second units "
+                                                    "object: all but the last were dropped"),
+                                ("val", facts, "a fact with two values: the first was dropped")):
+        if body.count(b'"' + key.encode() + b'"') == expected:
+            continue
+        found = len(_KEY[key].findall(body))
+        if found != expected:
+            what = {"cik": "document", "units": "concepts", "val": "facts"}[key]
+            raise RejectedDocument(document, f"duplicate JSON keys: {found:,} {key!r} keys for {expected:,} "
+                                             f"{what} ({lost})")
+
 
 CHUNK_ROWS = 131_072  # facts per Arrow record batch: bounds the Python objects alive at once
 
@@ -296,6 +322,7 @@ def parse_companyfacts(body: bytes, *, document: str, expected_cik: int | None =
         raise RejectedDocument(document, f"body is about CIK {cik}, but CIK {expected_cik} was requested")
 
     chunks = _Chunks(document)
+    n_facts = 0
     c_tax: list[str] = []
     c_name: list[str] = []
     c_label: list[str | None] = []
@@ -314,7 +341,9 @@ def parse_companyfacts(body: bytes, *, document: str, expected_cik: int | None =
                 except RecursionError:
                     raise RejectedDocument(document, f"facts of {taxonomy}:{name} [{unit}] are nested too "
                                                      "deeply") from None
+                n_facts += len(rows)
                 chunks.add((taxonomy, name, unit), rows, raw)
+    _check_keys_once(body, document, len(c_name), n_facts)
     chunks.flush()
     if not chunks.batches:
         raise RejectedDocument(document, "companyfacts has no facts")

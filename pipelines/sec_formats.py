@@ -207,6 +207,26 @@ def decode_json_body(body: bytes, *, document: str, what: str) -> object:
         raise RejectedDocument(document, "JSON nested too deeply to be an SEC payload") from None
 
 
+_JSON_TYPES = {dict: "an object", list: "an array", bool: "a boolean", int: "a number", float: "a number"}
+
+
+def json_type(value: object) -> str:
+    """The JSON type of a decoded value, as a reason says it: an object, an array, a number, ..."""
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
+def json_text(value: object, *, document: str, what: str) -> str | None:
+    """A JSON field that holds text: stripped, None for null or blank. Any other JSON type rejects
+    the document naming ``what`` (``str()`` of an object stored it as the text ``{'x': 1}``)."""
+    if value is None:
+        return None
+    if type(value) is not str:
+        shown = repr(value)
+        raise RejectedDocument(document, f"{what} is {json_type(value)} where text was expected: "
+                                         f"{shown if len(shown) <= 60 else shown[:57] + '...'}")
+    return value.strip() or None
+
+
 def text_or_none(v: object) -> str | None:
     """A JSON cell as stripped text; None for null or blank."""
     if v is None:

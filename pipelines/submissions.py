@@ -18,6 +18,8 @@ from pipelines.sec_formats import (
     date_problem,
     decode_json_body,
     is_accession,
+    json_text,
+    json_type,
     parse_cik,
     parse_date,
 )
@@ -147,6 +149,8 @@ def page_cik_and_name(path_or_url: str) -> tuple[int, str]:
 def _flag(v: object) -> bool | None:
     if v is None or v == "":
         return None
+    if isinstance(v, dict | list):
+        raise TypeError(json_type(v))
     if isinstance(v, bool):
         return v
     if isinstance(v, int | float):
@@ -154,8 +158,29 @@ def _flag(v: object) -> bool | None:
     return str(v).strip().lower() in ("1", "true", "y", "yes")
 
 
+def _texts(cols: dict, name: str, n: int, document: str) -> list[str | None]:
+    """A filings column of text: every value a string or null, else the document is rejected naming the
+    column and row."""
+    values = cols.get(name) or [None] * n
+    if not all(v is None or type(v) is str for v in values):
+        row = next(i for i, v in enumerate(values) if v is not None and type(v) is not str)
+        json_text(values[row], document=document, what=f"filings column {name} (row {row + 1})")
+    return [_text(v) for v in values]
+
+
+def _flags(cols: dict, name: str, n: int, document: str) -> list[bool | None]:
+    """A filings column of 0/1 flags; an object or array in it rejects the document naming the column and row."""
+    values = cols.get(name) or [None] * n
+    try:
+        return [_flag(v) for v in values]
+    except TypeError:
+        row = next(i for i, v in enumerate(values) if isinstance(v, dict | list))
+        raise RejectedDocument(document, f"filings column {name} (row {row + 1}) is {json_type(values[row])} "
+                                         "where a flag was expected") from None
+
+
 def _date(v: object, document: str, what: str) -> date | None:
-    s = _text(v)
+    s = json_text(v, document=document, what=what)
     return None if s is None else parse_date(s, document=document, what=what)
 
 
@@ -239,14 +264,14 @@ def _filings_table(cols: dict, *, cik: int, document: str) -> tuple[pa.Table, st
     def col(name: str) -> list:
         return cols.get(name) or [None] * n
 
-    accs = [_text(a) for a in cols["accessionNumber"]]
+    accs = _texts(cols, "accessionNumber", n, document)
     bad = [a for a in accs if not is_accession(a)]
     if bad:
         raise RejectedDocument(document, f"{len(bad)} malformed accession number(s), e.g. {bad[0]!r}")
     if len(set(accs)) != n:
         dup = next(a for a, k in Counter(accs).items() if k > 1)
         raise RejectedDocument(document, f"accession {dup} is listed twice")
-    forms = [_text(f) for f in cols["form"]]
+    forms = _texts(cols, "form", n, document)
     if any(f is None for f in forms):
         raise RejectedDocument(document, "a filing has no form type")
     filing_dates = [_date(d, document, "filingDate") for d in cols["filingDate"]]
@@ -254,7 +279,7 @@ def _filings_table(cols: dict, *, cik: int, document: str) -> tuple[pa.Table, st
         raise RejectedDocument(document, "a filing has no filingDate")
     report_dates = [_date(d, document, "reportDate") for d in col("reportDate")]
 
-    raw_acc = [_text(a) for a in col("acceptanceDateTime")]
+    raw_acc = _texts(cols, "acceptanceDateTime", n, document)
     clock, _evidence = detect_acceptance_clock(raw_acc)
     acc_time: list[datetime | None] = []
     acc_basis: list[str | None] = []
@@ -274,7 +299,7 @@ def _filings_table(cols: dict, *, cik: int, document: str) -> tuple[pa.Table, st
         acc_basis.append(basis)
 
     base, is_amend = (list(c) for c in zip(*map(base_form, forms), strict=True)) if forms else ([], [])
-    prim = [_text(p) for p in col("primaryDocument")]
+    prim = _texts(cols, "primaryDocument", n, document)
     sizes = []
     for s in col("size"):
         if s in (None, ""):
@@ -292,14 +317,15 @@ def _filings_table(cols: dict, *, cik: int, document: str) -> tuple[pa.Table, st
 
     try:
         table = _build_table(accs, forms, base, is_amend, filing_dates, acc_time, raw_acc, acc_basis, report_dates,
-                             col, sizes, prim, index_url, doc_url)
+                             lambda name: _texts(cols, name, n, document), lambda name: _flags(cols, name, n, document),
+                             sizes, prim, index_url, doc_url)
     except (pa.ArrowInvalid, OverflowError) as exc:
         raise RejectedDocument(document, f"a filings value cannot be stored: {exc}") from exc
     return table, clock, extra
 
 
 def _build_table(accs, forms, base, is_amend, filing_dates, acc_time, raw_acc, acc_basis, report_dates,
-                 col, sizes, prim, index_url, doc_url) -> pa.Table:
+                 texts, flags, sizes, prim, index_url, doc_url) -> pa.Table:
     return pa.Table.from_arrays([
         pa.array(accs, pa.string()),
         pa.array(forms, pa.string()),
@@ -310,20 +336,36 @@ def _build_table(accs, forms, base, is_amend, filing_dates, acc_time, raw_acc, a
         pa.array(raw_acc, pa.string()),
         pa.array(acc_basis, pa.string()),
         pa.array(report_dates, pa.date32()),
-        pa.array([_text(v) for v in col("act")], pa.string()),
-        pa.array([_text(v) for v in col("fileNumber")], pa.string()),
-        pa.array([_text(v) for v in col("filmNumber")], pa.string()),
-        pa.array([_text(v) for v in col("items")], pa.string()),
-        pa.array([_text(v) for v in col("core_type")], pa.string()),
+        pa.array(texts("act"), pa.string()),
+        pa.array(texts("fileNumber"), pa.string()),
+        pa.array(texts("filmNumber"), pa.string()),
+        pa.array(texts("items"), pa.string()),
+        pa.array(texts("core_type"), pa.string()),
         pa.array(sizes, pa.int64()),
-        pa.array([_flag(v) for v in col("isXBRL")], pa.bool_()),
-        pa.array([_flag(v) for v in col("isInlineXBRL")], pa.bool_()),
-        pa.array([_flag(v) for v in col("isXBRLNumeric")], pa.bool_()),
+        pa.array(flags("isXBRL"), pa.bool_()),
+        pa.array(flags("isInlineXBRL"), pa.bool_()),
+        pa.array(flags("isXBRLNumeric"), pa.bool_()),
         pa.array(prim, pa.string()),
-        pa.array([_text(v) for v in col("primaryDocDescription")], pa.string()),
+        pa.array(texts("primaryDocDescription"), pa.string()),
         pa.array(index_url, pa.string()),
         pa.array(doc_url, pa.string()),
     ], schema=FILING_SCHEMA)
+
+
+# Submissions' text fields -> SEC's keys (each must be text or null).
+_TEXT_FIELDS = {
+    "name": "name", "fiscal_year_end": "fiscalYearEnd", "entity_type": "entityType", "sic": "sic",
+    "sic_description": "sicDescription", "category": "category", "state_of_incorporation": "stateOfIncorporation",
+    "state_of_incorporation_description": "stateOfIncorporationDescription", "ein": "ein", "lei": "lei",
+    "owner_org": "ownerOrg", "phone": "phone", "website": "website", "flags": "flags",
+}
+
+
+def _top_flag(data: dict, key: str, document: str) -> bool | None:
+    try:
+        return _flag(data.get(key))
+    except TypeError:
+        raise RejectedDocument(document, f"{key} is {json_type(data[key])} where a flag was expected") from None
 
 
 def _str_list(v: object, document: str, what: str) -> list[str]:
@@ -331,7 +373,7 @@ def _str_list(v: object, document: str, what: str) -> list[str]:
         return []
     if not isinstance(v, list):
         raise RejectedDocument(document, f"{what} is not a list")
-    return [s for s in (_text(x) for x in v) if s]
+    return [s for s in (json_text(x, document=document, what=f"{what}[{i}]") for i, x in enumerate(v)) if s]
 
 
 def parse_submissions(body: bytes, *, document: str, expected_cik: int | None = None) -> Submissions:
@@ -352,7 +394,7 @@ def parse_submissions(body: bytes, *, document: str, expected_cik: int | None = 
     if not isinstance(files, list):
         raise RejectedDocument(document, "filings.files is not a list")
     for f in files:
-        if not isinstance(f, dict) or not _text(f.get("name")):
+        if not isinstance(f, dict) or not json_text(f.get("name"), document=document, what="filings.files name"):
             raise RejectedDocument(document, f"filings.files entry without a name: {f!r}")
         name = _text(f["name"])
         page_cik, _ = page_cik_and_name(name)
@@ -367,32 +409,20 @@ def parse_submissions(body: bytes, *, document: str, expected_cik: int | None = 
 
     former = []
     for fn in data.get("formerNames") or []:
-        if isinstance(fn, dict) and _text(fn.get("name")):
+        if isinstance(fn, dict) and json_text(fn.get("name"), document=document, what="formerNames name"):
             # formerNames dates are midnight Eastern (true UTC 04:00/05:00Z, or 00:00Z): the date part
             # is the calendar day either way.
             former.append(FormerName(_text(fn["name"]), _date(fn.get("from"), document, "formerNames.from"),
                                      _date(fn.get("to"), document, "formerNames.to")))
     addresses = data.get("addresses")
+
     return Submissions(
         cik=cik,
-        name=_text(data.get("name")),
+        **{ours: json_text(data.get(theirs), document=document, what=theirs) for ours, theirs in _TEXT_FIELDS.items()},
         tickers=_str_list(data.get("tickers"), document, "tickers"),
         exchanges=_str_list(data.get("exchanges"), document, "exchanges"),
-        fiscal_year_end=_text(data.get("fiscalYearEnd")),
-        entity_type=_text(data.get("entityType")),
-        sic=_text(data.get("sic")),
-        sic_description=_text(data.get("sicDescription")),
-        category=_text(data.get("category")),
-        state_of_incorporation=_text(data.get("stateOfIncorporation")),
-        state_of_incorporation_description=_text(data.get("stateOfIncorporationDescription")),
-        ein=_text(data.get("ein")),
-        lei=_text(data.get("lei")),
-        owner_org=_text(data.get("ownerOrg")),
-        phone=_text(data.get("phone")),
-        website=_text(data.get("website")),
-        flags=_text(data.get("flags")),
-        insider_transaction_for_owner_exists=_flag(data.get("insiderTransactionForOwnerExists")),
-        insider_transaction_for_issuer_exists=_flag(data.get("insiderTransactionForIssuerExists")),
+        insider_transaction_for_owner_exists=_top_flag(data, "insiderTransactionForOwnerExists", document),
+        insider_transaction_for_issuer_exists=_top_flag(data, "insiderTransactionForIssuerExists", document),
         addresses_json=msgspec.json.encode(addresses).decode() if addresses else None,
         former_names=former,
         filings=table,

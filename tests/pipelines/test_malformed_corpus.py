@@ -35,7 +35,8 @@ def test_corpus_is_complete():
     on_disk = {str(p.relative_to(CORPUS)) for p in CORPUS.rglob("*") if p.is_file()}
     assert on_disk - {"MANIFEST.tsv", "make_corpus.py"} == set(CASES)
     for words in ("truncated", "HTML", "empty", "Expected", "out of range", "after 2100-12-31", "before 1900-01-01",
-                  "was requested", "unsafe XML", "size cap", "not a finite number", "no accession"):
+                  "was requested", "unsafe XML", "size cap", "not a finite number", "no accession",
+                  "duplicate JSON keys", "where text was expected", "missing required field `form`"):
         assert any(words in c["reason_contains"] for c in CASES.values()), words
 
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipelines.errors import RejectedDocument
 from warehouse.load.batch import LoadContext
 from warehouse.load.upsert import upsert_row
 from warehouse.schema.sql_files import sql
-from warehouse.store.db import fetch_value
+from warehouse.store.db import fetch_all, fetch_value
 
 if TYPE_CHECKING:  # record types of annotations only: their parsers are not imported by every load
     from pipelines.submissions import Submissions, SubmissionsPage
@@ -93,7 +95,9 @@ def load_submissions_page(con: duckdb.DuckDBPyConnection, ctx: LoadContext,
     cik, name = record.cik, record.page_name
     declared = fetch_value(con, "SELECT count(*) FROM submission_pages WHERE cik = ? AND page_name = ?",
                            [cik, name])
-    if not declared:
+    if declared:
+        _check_declaration(con, ctx, record)
+    else:
         main = fetch_value(con, "SELECT count(*) FROM companies WHERE cik = ? AND submissions_observed_at IS NOT NULL",
                            [cik])
         if main:
@@ -107,6 +111,34 @@ def load_submissions_page(con: duckdb.DuckDBPyConnection, ctx: LoadContext,
                 [record.filings.num_rows, ctx.source_document_id, ctx.load_id, cik, name])
     linked = _link_amendments(con, cik)
     return {"filings": filings, "submission_pages_loaded": 1, "filings_links_updated": linked}
+
+
+PAGE_DATE_SLACK_DAYS = 31  # SEC's filingTo can be a few days off the page's last filing date (Tesla's: 1 day)
+
+
+def _check_declaration(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: SubmissionsPage) -> None:
+    """A page names no company: only its declaration in the main file tells another company's page
+    renamed as this one's. A page starts at the company's oldest filing and grows forward as
+    filings leave the main file (Apple's page 001: 988 filings to 2013-02-07 in 2023, 1,223 to
+    2015-04-25 in 2026), so an older or newer copy of the page is still this company's when its first
+    filing date is the declared filingFrom and, when it ends within the declared range, it holds at
+    most filingCount filings. Rejected otherwise."""
+    row = fetch_all(con, "SELECT filing_count, filing_from, filing_to FROM submission_pages "
+                         "WHERE cik = ? AND page_name = ? AND declared", [record.cik, record.page_name])
+    if not row:
+        return
+    count, first, last = row[0]
+    dates = record.filings.column("filing_date")
+    rows, low, high = record.filings.num_rows, pc.min(dates).as_py(), pc.max(dates).as_py()
+    wrong = []
+    if first is not None and low != first:
+        wrong.append(f"its first filing is dated {low} where the declared page starts {first}")
+    if count is not None and last is not None and high <= last + timedelta(days=PAGE_DATE_SLACK_DAYS) \
+            and rows > count:
+        wrong.append(f"{rows:,} filings to {high} where it declares {count:,} to {last}")
+    if wrong:
+        raise RejectedDocument(ctx.doc.uri, f"page {record.page_name} disagrees with the main submissions file of "
+                                            f"CIK {record.cik}: {'; '.join(wrong)} (another company's page?)")
 
 
 def load_company_tickers(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: CompanyTickers) -> dict[str, int]:

@@ -255,3 +255,25 @@ def test_company_history_records_changes(tmp_path):
     # the older payload, loaded last, did not overwrite the latest identity
     assert fetch_all(con, "SELECT name, tickers FROM companies") == [("Apple Inc.", ["AAPL"])]
     con.close()
+
+
+def test_a_page_of_another_company_renamed_as_this_ones_is_rejected(tmp_path):
+    """A page names no company: Tesla's page saved under Expedia's page name loaded as Expedia's (720
+    Tesla filings under CIK 1324424). Its declaration in Expedia's main file (976 filings from
+    2005-04-25) betrays it; Expedia's own page then loads, and an older copy of a company's own page
+    (test_page_after_main_in_same_batch_and_order_independence: Apple's of 2023) still does."""
+    renamed = tmp_path / "CIK0001324424-submissions-001.json.gz"
+    renamed.write_bytes((SUB / "CIK0001318605-submissions-001.json.gz").read_bytes())
+    con = connect(tmp_path / "w.duckdb")
+    report = load_batch(con, [item(SUB / "CIK0001324424.json.gz"), item(renamed)], raw_dir=tmp_path / "raw")
+    assert report.status == "partial" and report.loaded == 1
+    reason = fetch_value(con, "SELECT reject_reason FROM source_documents WHERE uri = ?", [str(renamed)])
+    assert reason == ("page CIK0001324424-submissions-001.json disagrees with the main submissions file of CIK "
+                      "1324424: its first filing is dated 2005-02-17 where the declared page starts 2005-04-25 "
+                      "(another company's page?)")
+    tesla = fetch_all(con, "SELECT accession FROM filings WHERE cik = 1324424 AND accession LIKE '0001318605-%'")
+    assert tesla == []
+    own = load_batch(con, [item(SUB / "CIK0001324424-submissions-001.json.gz")], raw_dir=tmp_path / "raw")
+    assert own.status == "succeeded" and own.loaded == 1
+    assert fetch_all(con, "SELECT loaded, loaded_rows, filing_count FROM submission_pages") == [(True, 976, 976)]
+    con.close()
