@@ -129,6 +129,10 @@ def search_keywords(con: duckdb.DuckDBPyConnection, query: str, filters: Filters
     if not words:
         raise FilingTextError(f"{query!r} has no words to search for (only stop words or punctuation)")
     rows = _rows(con, "read/filing_text/search_keywords", {"terms": words, "limit": _limit(limit), **filters.params()})
+    texts = {(r["accession"], r["item"]): r["text"] for r in
+             _rows(con, "read/filing_text/item_texts", {"accessions": sorted({r["accession"] for r in rows})})}
+    for r in rows:
+        r["text"] = texts[(r["accession"], r["item"])]
     hits = []
     for r in rows:
         found = [(len(re.findall(rf"(?i)\b{re.escape(w)}", r["text"])), w) for w in words]

@@ -2,7 +2,7 @@
 -- filing_terms, filing_sections, filing_documents, filings). $terms: the query's index terms
 -- (pipelines.filing_search.query_terms); an item with any of them is a hit. Filters as in
 -- search_phrase.sql; document frequencies and lengths are those of the whole index. Best first,
--- at most $limit rows.
+-- at most $limit rows, without the items' text (read after, for those rows only: item_texts.sql).
 WITH q AS (
     SELECT term, accession, item, tf FROM filing_terms WHERE list_contains($terms, term)
 ), df AS (
@@ -19,7 +19,7 @@ WITH q AS (
     FROM q JOIN df USING (term) JOIN filing_sections s USING (accession, item), corpus
     GROUP BY q.accession, q.item
 )
-SELECT sc.accession, sc.item, sc.score, sc.terms_matched, s.heading, s.text, s.body_start, s.byte_start,
+SELECT sc.accession, sc.item, sc.score, sc.terms_matched, s.heading, s.body_start, s.byte_start,
        s.byte_end, s.confidence, d.cik, d.form, coalesce(d.filed, f.filing_date) AS filed, d.company_name,
        d.document_url
 FROM scored sc
