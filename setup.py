@@ -2,7 +2,7 @@
 
 Everything else about the package is declared in pyproject.toml. schema/ stays a top-level folder of
 the repository (migrations, definitions, the column dictionary are not Python), and
-``warehouse.schema.migrate.schema_dir()`` finds the copy an installed wheel carries.
+``warehouse.schema.folder.schema_dir()`` finds the copy an installed wheel carries.
 """
 
 from __future__ import annotations

@@ -91,7 +91,7 @@ NOW = "TIMESTAMP '9999-12-31 00:00:00'"
 
 def private_schema(tmp_path: Path, monkeypatch) -> Path:
     """A private copy of schema/ that warehouses opened in this test use (EDGAR_WAREHOUSE_SCHEMA_DIR)."""
-    from warehouse.schema.migrate import schema_dir
+    from warehouse.schema.folder import schema_dir
 
     folder = tmp_path / "schema"
     shutil.copytree(schema_dir(), folder)

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,92 @@ def test_ruff_refuses_a_forbidden_import(lint_tree, layer, module, style):
 def test_ruff_accepts_what_a_layer_needs(lint_tree, layer, module):
     run = _ruff(lint_tree, layer, module, "import")
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+# ------------------------------------------------------------------ the wings inside warehouse/
+# A wing imports only the wings listed for it (lowest first); warehouse/'s root modules (errors,
+# memory) import no wing. Function-local imports count: a lazy import (kept for start-up cost) may
+# only point down, so no import circle can hide in one. In words: store imports nothing above it
+# (the schema code is below it: opening a writer migrates); read never imports load; derive never
+# imports load or read; the agent reads (never imports load or derive).
+WINGS: dict[str, set[str]] = {
+    "": set(),  # warehouse/errors.py, warehouse/memory.py
+    "schema": {""},
+    "store": {"", "schema"},
+    "derive": {"", "schema", "store"},
+    "read": {"", "schema", "store", "derive"},
+    "load": {"", "schema", "store", "derive", "read"},
+    "agent": {"", "schema", "store", "read"},
+}
+ROOT_MODULES = ["warehouse.errors", "warehouse.memory"]
+
+
+def _module_of(path: Path, root: Path) -> str:
+    rel = path.relative_to(root).with_suffix("")
+    return ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+
+
+def wing_of(module: str) -> str:
+    """warehouse.load.batch -> load; warehouse.errors -> '' (the root, as is any folder WINGS does not name)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in WINGS else ""
+
+
+def warehouse_imports(root: Path = ROOT) -> dict[str, set[str]]:
+    """warehouse module -> the warehouse modules it imports, at the top or inside a function."""
+    modules = {_module_of(p, root): p for p in sorted((root / "warehouse").rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                targets = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            else:
+                continue
+            found |= {t for t in targets if t in modules and t != name and not name.startswith(t + ".")}
+        graph[name] = found
+    return graph
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    return [f"{m} imports {t}" for m, targets in sorted(graph.items()) for t in sorted(targets)
+            if wing_of(t) != wing_of(m) and wing_of(t) not in WINGS.get(wing_of(m), set())]
+
+
+def import_circle(graph: dict[str, set[str]]) -> list[str]:
+    try:
+        TopologicalSorter(graph).prepare()
+    except CycleError as exc:
+        return list(exc.args[1])
+    return []
+
+
+def test_every_warehouse_module_sits_in_a_wing():
+    graph = warehouse_imports()
+    assert {wing_of(m) for m in graph} == set(WINGS), sorted({wing_of(m) for m in graph})
+    outside = sorted(m for m in graph if wing_of(m) == "" and m != "warehouse")
+    assert outside == ROOT_MODULES, f"modules outside the wings (move them into one): {outside}"
+
+
+def test_wings_import_only_the_wings_below_them():
+    offenders = upward_imports(warehouse_imports())
+    assert not offenders, "a wing imports one it may not (tests/test_layers.py WINGS):\n" + "\n".join(offenders)
+
+
+def test_no_import_circle_in_warehouse():
+    circle = import_circle(warehouse_imports())
+    assert not circle, "import circle (function-local imports count): " + " -> ".join(circle)
+
+
+def test_the_wing_rules_find_an_upward_import_and_a_circle_hidden_in_a_function(tmp_path):
+    for name, text in {"__init__": "", "store/__init__": "", "load/__init__": "",
+                       "store/db.py": "def f():\n    from warehouse.load.batch import x\n",
+                       "load/batch.py": "from warehouse.store.db import f\nx = 1\n"}.items():
+        path = tmp_path / "warehouse" / (name if name.endswith(".py") else name + ".py")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    graph = warehouse_imports(tmp_path)
+    assert upward_imports(graph) == ["warehouse.store.db imports warehouse.load.batch"]
+    assert set(import_circle(graph)) == {"warehouse.store.db", "warehouse.load.batch"}

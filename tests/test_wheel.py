@@ -48,7 +48,7 @@ def test_installed_wheel_finds_its_schema_and_loads_a_real_file(tmp_path):
     work = tmp_path / "elsewhere"  # outside the checkout, nothing pointing back at it
     work.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "EDGAR_WAREHOUSE_SCHEMA_DIR")}
-    where = _run([str(python), "-c", "import warehouse.schema.migrate as m; print(m.__file__); print(m.schema_dir())"],
+    where = _run([str(python), "-c", "import warehouse.schema.folder as m; print(m.__file__); print(m.schema_dir())"],
                  cwd=work, env=env).stdout.split()
     assert all(Path(p).is_relative_to(purelib) for p in where), where
     cli = str(venv / "bin" / "edgar-warehouse")

@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     from warehouse.schema import stored_tables
     from warehouse.schema.definitions import discover_definitions
-    from warehouse.schema.migrate import schema_dir
+    from warehouse.schema.folder import schema_dir
     from warehouse.store.db import connect, fetch_value
 
     if args.facts_per_fill is not None:

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, Field, PlainSerializer
 
 from warehouse.schema.dictionary import Dictionary
-from warehouse.schema.migrate import DICTIONARY, schema_dir
+from warehouse.schema.folder import DICTIONARY, schema_dir
 
 #: The column dictionary: receipt fields that are warehouse columns take their description from it.
 _COLUMNS = Dictionary.load(schema_dir() / DICTIONARY)

@@ -17,7 +17,7 @@ import os
 import platform
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,14 +26,11 @@ import duckdb
 
 from pipelines.documents import Document, utcnow
 from pipelines.errors import RejectedDocument
-from warehouse.store.db import (
-    MEMORY_LIMIT_ENV,
-    fetch_all,
-    fetch_value,
-    out_of_memory,
-    transaction,
-    writer_memory_limit,
-)
+from warehouse.derive.batch import derive_batch
+from warehouse.load.context import LoadContext
+from warehouse.memory import MEMORY_LIMIT_ENV, writer_memory_limit
+from warehouse.schema.stored_tables import keep
+from warehouse.store.db import fetch_all, fetch_value, out_of_memory, transaction
 from warehouse.store.killpoints import kill_point
 from warehouse.store.lake import CONFLICT_RETRIES, conflict_pause, is_conflict, retry_on_conflict
 from warehouse.store.raw_payloads import RawWriter
@@ -66,19 +63,6 @@ class Known:
 
 Item = Parsed | Rejected | Known
 
-
-@dataclass(frozen=True)
-class LoadContext:
-    """What a loader needs to stamp provenance on its rows."""
-
-    load_id: str
-    source_document_id: int
-    doc: Document
-
-
-Loader = Callable[[duckdb.DuckDBPyConnection, LoadContext, Any], dict[str, int]]
-# Stores several records of different companies at once, as a Loader would one by one; one count each.
-ManyLoader = Callable[[duckdb.DuckDBPyConnection, Sequence[tuple[LoadContext, Any]]], list[dict[str, int]]]
 
 RUNNING = "running"
 STATUS_RANK = ["succeeded", "partial", "failed"]
@@ -122,19 +106,6 @@ class BatchReport:
         rows = ", ".join(f"{k}={v}" for k, v in sorted(self.row_counts.items()) if v) or "no new rows"
         return (f"load {self.load_id[:8]}: {self.loaded} loaded, {self.unchanged} unchanged, "
                 f"{len(self.rejected)} rejected; {rows}")
-
-
-def insert_arrow(con: duckdb.DuckDBPyConnection, name: str, tbl: Any) -> int:
-    """Insert an Arrow table into table ``name`` by column name; the rows inserted."""
-    if not tbl.num_rows:
-        return 0
-    view = f"_arrow_{name}"
-    con.register(view, tbl)
-    try:
-        con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM {view}")
-    finally:
-        con.unregister(view)
-    return tbl.num_rows
 
 
 def new_load_id() -> str:
@@ -431,8 +402,6 @@ def current_facts_scope(con: duckdb.DuckDBPyConnection, report: BatchReport) -> 
 def refresh_current_facts(con: duckdb.DuckDBPyConnection, report: BatchReport) -> list[int]:
     """Recompute facts_current_rows and fact_restatements_rows for the companies this batch changed
     (inside its transaction; schema/stored/); returns those companies."""
-    from warehouse.schema.stored_tables import keep
-
     ciks = current_facts_scope(con, report)
     keep(con, ("facts_current_rows", "fact_restatements_rows"), ciks)
     return ciks
@@ -452,8 +421,6 @@ def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport, current: list[i
     facts, which is all they read)."""
     if not report.ciks:
         return
-    from warehouse.derive.batch import derive_batch
-
     counts = derive_batch(con, load_id=report.load_id, ciks=report.ciks, document_ids=report.document_ids,
                           restated=report.restated, check=bool(report.row_counts.get("facts")), current=current)
     report.row_counts.update({k: counts[k] for k in ("derived_metrics", "metric_lineage")})

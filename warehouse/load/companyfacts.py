@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 
 from pipelines.companyfacts import CompanyFacts
 from pipelines.errors import RejectedDocument
-from warehouse.load.batch import LoadContext
+from warehouse.load.context import LoadContext
 from warehouse.load.fiscal import FiscalYear, build_calendar, fiscal_year_columns
 from warehouse.schema.sql_files import sql
 from warehouse.store.db import fetch_all, fetch_value

@@ -18,7 +18,7 @@ import pyarrow as pa
 from pipelines.errors import RejectedDocument
 from pipelines.filing_search import terms
 from pipelines.sec_formats import accession_no_dashes
-from warehouse.load.batch import LoadContext, insert_arrow
+from warehouse.load.context import LoadContext, insert_arrow
 from warehouse.load.inline_xbrl import load_inline_xbrl
 from warehouse.store.db import fetch_all
 

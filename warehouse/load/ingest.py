@@ -45,7 +45,8 @@ from warehouse.load.batch import (
     loaded_documents,
     start_run,
 )
-from warehouse.store.db import WarehouseError, bound_memory, checkpoint
+from warehouse.memory import bound_memory
+from warehouse.store.db import WarehouseError, checkpoint
 from warehouse.store.killpoints import kill_point
 from warehouse.store.publish import wal_of
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import duckdb
 import pyarrow as pa
 
-from warehouse.load.batch import LoadContext
+from warehouse.load.context import LoadContext
 from warehouse.store.db import fetch_value
 
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warehouse.load.batch import Loader, ManyLoader
 from warehouse.load.companyfacts import load_companyfacts, load_companyfacts_many
+from warehouse.load.context import Loader, ManyLoader
 from warehouse.load.filing_documents import load_filing_document
 from warehouse.load.ownership import load_ownership
 from warehouse.load.submissions import load_company_tickers, load_submissions, load_submissions_page

@@ -16,7 +16,7 @@ import duckdb
 import pyarrow as pa
 
 from pipelines.errors import RejectedDocument
-from warehouse.load.batch import LoadContext, insert_arrow
+from warehouse.load.context import LoadContext, insert_arrow
 from warehouse.store.db import fetch_all, fetch_value
 
 if TYPE_CHECKING:  # the parser (XML, defusedxml) is imported where a filing is stored, not by every load

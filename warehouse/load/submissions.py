@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipelines.errors import RejectedDocument
-from warehouse.load.batch import LoadContext
+from warehouse.load.context import LoadContext
 from warehouse.load.upsert import upsert_row
 from warehouse.schema.sql_files import sql
 from warehouse.store.db import fetch_all, fetch_value

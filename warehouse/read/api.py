@@ -457,7 +457,8 @@ class Warehouse:
         """
         if name is None:
             return self.sql(sql("read/status/check_results"))
-        from warehouse.derive.checks import check_names, run_check
+        from warehouse.derive.checks import run_check
+        from warehouse.schema.vocabulary import check_names
 
         if name not in check_names():
             raise UnknownNameError("check", name, _closest(name, check_names()))

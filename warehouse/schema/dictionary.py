@@ -18,7 +18,6 @@ import duckdb
 
 from warehouse.errors import SchemaError
 from warehouse.schema.vocabulary import NameList, vocabulary_lists
-from warehouse.store.db import fetch_all
 
 _MAIN = "database_name = current_database() AND schema_name = 'main' AND NOT internal"
 
@@ -197,15 +196,15 @@ def _quote(text: str) -> str:
 
 def live_schema(con: duckdb.DuckDBPyConnection) -> LiveSchema:
     """Tables, views (with their columns) and macros of the open warehouse's main schema."""
-    kinds = dict(fetch_all(con, f"SELECT table_name, 'table' FROM duckdb_tables() WHERE {_MAIN} AND NOT temporary"
-                                f" UNION ALL SELECT view_name, 'view' FROM duckdb_views()"
-                                f" WHERE {_MAIN} AND NOT temporary"))
+    kinds = dict(con.execute(f"SELECT table_name, 'table' FROM duckdb_tables() WHERE {_MAIN} AND NOT temporary"
+                             f" UNION ALL SELECT view_name, 'view' FROM duckdb_views()"
+                             f" WHERE {_MAIN} AND NOT temporary").fetchall())
     columns: dict[str, list[str]] = {}
-    for table, column in fetch_all(con, f"SELECT table_name, column_name FROM duckdb_columns() WHERE {_MAIN}"
-                                        " ORDER BY table_name, column_index"):
+    for table, column in con.execute(f"SELECT table_name, column_name FROM duckdb_columns() WHERE {_MAIN}"
+                                     " ORDER BY table_name, column_index").fetchall():
         columns.setdefault(table, []).append(column)
-    macros = dict(fetch_all(con, f"SELECT DISTINCT function_name, function_type FROM duckdb_functions()"
-                                 f" WHERE {_MAIN} AND function_type IN ('macro', 'table_macro')"))
+    macros = dict(con.execute(f"SELECT DISTINCT function_name, function_type FROM duckdb_functions()"
+                              f" WHERE {_MAIN} AND function_type IN ('macro', 'table_macro')").fetchall())
     return LiveSchema({n: (k, tuple(columns.get(n, ()))) for n, k in sorted(kinds.items())}, macros)
 
 
@@ -216,19 +215,19 @@ def markdown(con: duckdb.DuckDBPyConnection, lists: dict[str, NameList]) -> str:
     def cell(text: object) -> str:
         return " ".join(str(text or "").split()).replace("|", "\\|")
 
-    rels = fetch_all(con, f"SELECT table_name, 'table', comment FROM duckdb_tables() WHERE {_MAIN} AND NOT temporary"
-                          f" UNION ALL SELECT view_name, 'view', comment FROM duckdb_views()"
-                          f" WHERE {_MAIN} AND NOT temporary ORDER BY 1")
+    rels = con.execute(f"SELECT table_name, 'table', comment FROM duckdb_tables() WHERE {_MAIN} AND NOT temporary"
+                       f" UNION ALL SELECT view_name, 'view', comment FROM duckdb_views()"
+                       f" WHERE {_MAIN} AND NOT temporary ORDER BY 1").fetchall()
     cols: dict[str, list[tuple[str, str, str]]] = {}
-    for table, column, dtype, comment in fetch_all(
-            con, f"SELECT table_name, column_name, data_type, comment FROM duckdb_columns() WHERE {_MAIN}"
-                 " ORDER BY table_name, column_index"):
+    for table, column, dtype, comment in con.execute(
+            f"SELECT table_name, column_name, data_type, comment FROM duckdb_columns() WHERE {_MAIN}"
+            " ORDER BY table_name, column_index").fetchall():
         cols.setdefault(table, []).append((column, dtype, comment))
-    macros = fetch_all(con, f"SELECT function_name, any_value(function_type), any_value(comment),"
-                            f" string_agg(DISTINCT array_to_string(parameters, ', '), ' | '"
-                            f" ORDER BY array_to_string(parameters, ', '))"
-                            f" FROM duckdb_functions() WHERE {_MAIN} AND function_type IN ('macro', 'table_macro')"
-                            " GROUP BY 1 ORDER BY 1")
+    macros = con.execute(f"SELECT function_name, any_value(function_type), any_value(comment),"
+                         f" string_agg(DISTINCT array_to_string(parameters, ', '), ' | '"
+                         f" ORDER BY array_to_string(parameters, ', '))"
+                         f" FROM duckdb_functions() WHERE {_MAIN} AND function_type IN ('macro', 'table_macro')"
+                         " GROUP BY 1 ORDER BY 1").fetchall()
     out = ["# Data dictionary", "",
            "Generated from `schema/columns.toml` (and the lists below from their one source) by",
            "`make docs` (`python scripts/data_dictionary.py`); do not edit by hand:",

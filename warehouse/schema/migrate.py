@@ -41,7 +41,6 @@ never ``ON CONFLICT``.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -51,28 +50,13 @@ from pathlib import Path
 import duckdb
 
 from warehouse.errors import SchemaError
+from warehouse.memory import bound_memory
 from warehouse.schema.definitions import Definition, discover_definitions
+from warehouse.schema.folder import DICTIONARY, schema_dir
 from warehouse.schema.stored_tables import KIND as STORED
 from warehouse.schema.stored_tables import chunks, discover_stored, refill
-from warehouse.store.db import bound_memory, fetch_all
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
-DICTIONARY = "columns.toml"
-
-
-def schema_dir() -> Path:
-    """The schema folder: EDGAR_WAREHOUSE_SCHEMA_DIR, else the copy an installed wheel carries
-    (warehouse/schema/, put there by setup.py), else the checkout's top-level schema/."""
-    env = os.environ.get("EDGAR_WAREHOUSE_SCHEMA_DIR")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve().parent  # warehouse/schema/: the wheel copies schema/ into it
-    checkout = here.parents[1] / "schema"
-    for candidate in (here, checkout):
-        if (candidate / "migrations").is_dir():
-            return candidate
-    raise SchemaError(f"no schema folder: neither {here} (installed) nor {checkout}"
-                      " (checkout); set EDGAR_WAREHOUSE_SCHEMA_DIR")
 
 
 @dataclass(frozen=True)
@@ -120,9 +104,9 @@ def superseded(folder: Path) -> dict[str, set[str]]:
 @contextmanager
 def _straight_to_file(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     """Commits inside checkpoint at once instead of writing the WAL (see the module docstring); the
-    writer's memory limit holds meanwhile (warehouse.store.db.bound_memory: a refill of stored tables at
+    writer's memory limit holds meanwhile (warehouse.memory.bound_memory: a refill of stored tables at
     100x held 1.8 GB without it)."""
-    before = fetch_all(con, "SELECT current_setting('checkpoint_threshold'), current_setting('memory_limit')")[0]
+    before = con.execute("SELECT current_setting('checkpoint_threshold'), current_setting('memory_limit')").fetchall()[0]
     con.execute("SET checkpoint_threshold = '0b'")
     bound_memory(con)
     try:
@@ -143,7 +127,7 @@ def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None,
         " version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, sha256 VARCHAR NOT NULL,"
         " applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)"
     )
-    applied = {v: (n, s) for v, n, s in fetch_all(con, "SELECT version, name, sha256 FROM schema_migrations")}
+    applied = {v: (n, s) for v, n, s in con.execute("SELECT version, name, sha256 FROM schema_migrations").fetchall()}
     accepted: dict[str, set[str]] | None = None  # superseded.toml, read only when an applied file differs
     done = []
     for mig in discover(folder):
@@ -177,7 +161,7 @@ def _recorded(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
     con.execute("CREATE TABLE IF NOT EXISTS schema_definitions ("
                 " name VARCHAR PRIMARY KEY, kind VARCHAR NOT NULL, sha256 VARCHAR NOT NULL,"
                 " applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)")
-    return {n: (k, s) for n, k, s in fetch_all(con, "SELECT name, kind, sha256 FROM schema_definitions")}
+    return {n: (k, s) for n, k, s in con.execute("SELECT name, kind, sha256 FROM schema_definitions").fetchall()}
 
 
 def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, *, force: bool = False,
@@ -247,4 +231,4 @@ def upgrade(con: duckdb.DuckDBPyConnection, root: Path | None = None) -> list[Mi
 
 def applied_migrations(con: duckdb.DuckDBPyConnection) -> list[tuple[int, str]]:
     """(version, name) of every applied migration, in order."""
-    return [(v, n) for v, n in fetch_all(con, "SELECT version, name FROM schema_migrations ORDER BY version")]
+    return [(v, n) for v, n in con.execute("SELECT version, name FROM schema_migrations ORDER BY version").fetchall()]

@@ -38,7 +38,7 @@ import duckdb
 
 from warehouse.errors import SchemaError
 from warehouse.schema.definitions import Definition
-from warehouse.store.db import fetch_all
+from warehouse.schema.folder import schema_dir
 
 _READS = re.compile(r"^-- reads:(.*)$", re.MULTILINE)
 KIND = "stored"
@@ -113,7 +113,7 @@ def chunks(con: duckdb.DuckDBPyConnection) -> list[list[int]]:
     """Every company with facts, in order, in lists of about FACTS_PER_FILL facts."""
     found: list[list[int]] = [[]]
     size = 0
-    for cik, n in fetch_all(con, "SELECT cik, count(*) FROM facts GROUP BY cik ORDER BY cik"):
+    for cik, n in con.execute("SELECT cik, count(*) FROM facts GROUP BY cik ORDER BY cik").fetchall():
         if found[-1] and size + n > FACTS_PER_FILL:
             found.append([])
             size = 0
@@ -142,8 +142,6 @@ def _file_statements(root: Path, name: str) -> list[str]:
 def keep(con: duckdb.DuckDBPyConnection, names: Sequence[str], ciks: Iterable[int]) -> None:
     """Compute the rows of the stored tables ``names`` (in that order) again for the companies
     ``ciks``, as the files of the warehouse's schema folder say (inside the caller's transaction)."""
-    from warehouse.schema.migrate import schema_dir
-
     companies = sorted(set(ciks))
     if companies:
         root = schema_dir()

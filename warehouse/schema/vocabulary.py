@@ -11,8 +11,8 @@ from pathlib import Path
 import duckdb
 
 from pipelines.detect import KINDS
+from warehouse.errors import WarehouseError
 from warehouse.schema.sql_files import sql_names
-from warehouse.store.db import WarehouseError, fetch_all
 
 #: Plain-English names -> the metric or standard concept they mean (case-insensitive keys).
 ALIASES: dict[str, str] = {
@@ -94,7 +94,7 @@ def vocabulary_lists(schema_root: Path) -> dict[str, NameList]:
 
 def concept_names(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Standard concepts (table standard_concepts)."""
-    return [r[0] for r in fetch_all(con, "SELECT DISTINCT standard_concept FROM standard_concepts ORDER BY 1")]
+    return [r[0] for r in con.execute("SELECT DISTINCT standard_concept FROM standard_concepts ORDER BY 1").fetchall()]
 
 
 def resolve_name(con: duckdb.DuckDBPyConnection, asked: str, *, concepts_only: bool = False) -> Name:

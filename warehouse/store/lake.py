@@ -38,6 +38,9 @@ from typing import TypeVar
 import duckdb
 
 from warehouse.errors import WarehouseError
+from warehouse.schema.folder import schema_dir
+from warehouse.schema.migrate import apply_definitions, apply_migrations
+from warehouse.store.sandbox import sandbox
 
 BACKEND_ENV = "EDGAR_WAREHOUSE_BACKEND"
 CATALOG_ENV = "EDGAR_WAREHOUSE_LAKE_CATALOG"
@@ -171,8 +174,6 @@ def connect_lake(cfg: LakeConfig, *, read_only: bool = False, migrate: bool = Tr
     A writer gets pending migrations applied (retried on a conflict with another writer doing the
     same); a reader is read-only, pinned to ``snapshot`` (default: the latest) and sandboxed unless
     ``external_access``."""
-    from warehouse.store.db import sandbox
-
     con = duckdb.connect()
     try:
         con.execute("SET TimeZone = 'UTC'")
@@ -356,8 +357,6 @@ def _upgrade_racing(con: duckdb.DuckDBPyConnection) -> list:
 
 def upgrade_lake(con: duckdb.DuckDBPyConnection) -> list:
     """Pending migrations (through ``lake_ddl``), then definitions and comments if anything changed."""
-    from warehouse.schema.migrate import apply_definitions, apply_migrations, schema_dir
-
     root = schema_dir()
     con.execute("BEGIN TRANSACTION")
     try:

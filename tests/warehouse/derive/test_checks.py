@@ -8,9 +8,9 @@ import json
 import pytest
 
 from helpers import COMPANYFACTS_DIR, load_files
-from warehouse.derive.checks import check_names, run_check, run_checks
+from warehouse.derive.checks import run_check, run_checks
 from warehouse.schema.sql_files import sql
-from warehouse.schema.vocabulary import MetricsError
+from warehouse.schema.vocabulary import MetricsError, check_names
 from warehouse.store.db import connect, fetch_all
 
 

@@ -254,7 +254,8 @@ def test_as_of_timeline_agrees_with_point_in_time_view(wh):
 def test_migration_0004_applies_on_0001_alone(tmp_path):
     import shutil
 
-    from warehouse.schema.migrate import apply_migrations, schema_dir
+    from warehouse.schema.folder import schema_dir
+    from warehouse.schema.migrate import apply_migrations
 
     for name in ("0001_core.sql", "0004_metrics.sql"):
         shutil.copy(schema_dir() / "migrations" / name, tmp_path / name)

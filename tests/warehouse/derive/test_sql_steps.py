@@ -97,7 +97,7 @@ def test_the_recorded_objects_are_existing_ones_and_hold_every_defined_macro(con
     then, only if that refuses it, against every existing object."""
     from warehouse.derive.steps import recorded_objects
     from warehouse.schema.definitions import discover_definitions
-    from warehouse.schema.migrate import schema_dir
+    from warehouse.schema.folder import schema_dir
 
     recorded = recorded_objects(con)
     assert recorded <= existing_objects(con)

@@ -7,7 +7,7 @@ import pytest
 from helpers import BACKENDS, backend_env
 from warehouse.errors import SchemaError
 from warehouse.schema.dictionary import Dictionary, LiveSchema, live_schema
-from warehouse.schema.migrate import schema_dir
+from warehouse.schema.folder import schema_dir
 from warehouse.schema.vocabulary import vocabulary_lists
 from warehouse.store.db import connect, fetch_all, fetch_value
 

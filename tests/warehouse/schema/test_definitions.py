@@ -12,7 +12,8 @@ import duckdb
 import pytest
 
 from warehouse.schema.definitions import code_words, discover_definitions
-from warehouse.schema.migrate import apply_definitions, schema_dir
+from warehouse.schema.folder import schema_dir
+from warehouse.schema.migrate import apply_definitions
 from warehouse.store.db import WarehouseError, connect, fetch_all, fetch_value
 
 

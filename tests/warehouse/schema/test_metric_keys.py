@@ -14,7 +14,8 @@ import pytest
 
 from helpers import COMPANYFACTS_DIR, load_files, table_scans
 from warehouse.derive.steps import load_step
-from warehouse.schema.migrate import apply_migrations, schema_dir
+from warehouse.schema.folder import schema_dir
+from warehouse.schema.migrate import apply_migrations
 from warehouse.store.db import connect, fetch_all, fetch_value, raw_dir_for
 from warehouse.store.integrity import declared_grains, integrity_problems
 

@@ -8,7 +8,8 @@ import shutil
 
 import pytest
 
-from warehouse.schema.migrate import apply_migrations, discover, schema_dir
+from warehouse.schema.folder import schema_dir
+from warehouse.schema.migrate import apply_migrations, discover
 from warehouse.store.db import WarehouseError, connect, fetch_all, fetch_value
 
 

@@ -22,7 +22,7 @@ import pytest
 from helpers import COMPANYFACTS_DIR, FIXTURES, VINTAGES_DIR
 from pipelines.documents import read_local_document
 from warehouse.load.ingest import ingest
-from warehouse.schema.migrate import schema_dir
+from warehouse.schema.folder import schema_dir
 from warehouse.store.db import connect, fetch_all, raw_dir_for
 from warehouse.store.integrity import integrity_problems, table_checksums
 

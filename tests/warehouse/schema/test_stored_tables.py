@@ -11,7 +11,7 @@ from warehouse.errors import SchemaError
 from warehouse.load.batch import Parsed, load_batch
 from warehouse.schema import stored_tables
 from warehouse.schema.definitions import discover_definitions
-from warehouse.schema.migrate import schema_dir
+from warehouse.schema.folder import schema_dir
 from warehouse.store.db import connect, fetch_all, fetch_value
 
 COMPUTED = {  # each stored table and the whole computation of its rows by its definitions
