@@ -58,6 +58,7 @@ def main() -> None:
     ap.add_argument("--copies", type=int, default=50)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--work", type=Path, default=None)
+    ap.add_argument("--no-fts", action="store_true", help="skip the fts extension's comparison (minutes)")
     a = ap.parse_args()
     from pipelines.documents import read_local_document
     from pipelines.filing_documents import parse_filing_document
@@ -131,6 +132,8 @@ def main() -> None:
 
     # 4. the fts extension on the same items
     try:
+        if a.no_fts:
+            raise ImportError("--no-fts")
         import duckdb
         import duckdb_extension_fts as fts
 
@@ -150,8 +153,8 @@ def main() -> None:
         print(f"fts extension: index build over {items:,} items {build:.1f} s (redone whole after every load: no "
               f"incremental update); keyword p50 {p(ts, .5) * 1000:.1f} ms p95 {p(ts, .95) * 1000:.1f} ms; "
               f"this design: the keyword rows are written by the load, inside the {used / n:.2f} s CPU per document")
-    except ImportError:
-        print("fts extension: duckdb-extension-fts not installed (pip install duckdb-extension-fts==1.5.5)")
+    except ImportError as exc:
+        print(f"fts extension: skipped ({exc}; pip install duckdb-extension-fts==1.5.5)")
 
     # 5. the universe
     docs_year = 30_000
