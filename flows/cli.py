@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from contextlib import nullcontext
 from datetime import date, datetime
 from decimal import Decimal
@@ -28,6 +29,7 @@ from warehouse.read.queries import (
     run_named,
     run_query,
     status_sections,
+    stream_query,
 )
 from warehouse.store.db import WarehouseError, default_db_path, raw_dir_for, reader, writer
 from warehouse.store.publish import current_writer
@@ -51,6 +53,7 @@ EXIT_CONFIG = 4         # not configured (e.g. SEC_USER_AGENT missing)
 EXIT_AMBIGUOUS = 5      # resolve: several candidates, none clearly wins (it will not guess)
 EXIT_NOT_FOUND = 6      # resolve: nothing matches
 EXIT_CLAIMS_FAILED = 7  # verify: a claim failed or the summary has a number no claim backs
+EXIT_TRUNCATED = 8      # sql: the output was cut at --max-rows (what was written is not the whole result)
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Provenance-rich SEC EDGAR fact warehouse (DuckDB).")
@@ -398,16 +401,52 @@ def nightly(
 def sql_cmd(query: Annotated[str, typer.Argument(help="SQL to run (read-only connection).")],
             format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
             limit: Annotated[int, typer.Option(help="Rows shown in table format (0 = all).")] = 100,
-            max_rows: Annotated[int, typer.Option(help="Fetch at most this many rows, say when there were more (0 = all).")] = DEFAULT_MAX_ROWS,
+            max_rows: Annotated[int | None, typer.Option(
+                help=f"Fetch at most this many rows (0 = all). Default: {DEFAULT_MAX_ROWS:,} for a table, all for "
+                     f"CSV/JSON; CSV/JSON cut short exit {EXIT_TRUNCATED}.")] = None,
             timeout: Annotated[float, typer.Option(help="Stop the statement after this many seconds.")] = DEFAULT_TIMEOUT) -> None:
     """Run ONE read-only statement against the published warehouse (sandboxed: no file or network
-    access, a time limit, a row limit); output as a table, CSV or JSON."""
+    access, a time limit, a row limit); output as a table, or every row streamed as CSV or JSON."""
+    if format is not Format.table:
+        write, finish = _row_writer(format)
+        with reader(State.db) as con:
+            result = stream_query(con, query, write, timeout=timeout, max_rows=max_rows or None)
+        finish()
+        if result.truncated:
+            fail(f"truncated: only the first {max_rows:,} rows written (--max-rows 0 = all)", EXIT_TRUNCATED)
+        return
+    max_rows = DEFAULT_MAX_ROWS if max_rows is None else max_rows
     with reader(State.db) as con:
         result = run_query(con, query, timeout=timeout, max_rows=max_rows or None)
     print_result(result, format, limit=limit)
     if result.truncated:
         say("truncated", f"more than {max_rows} rows; only the first {max_rows} fetched "
                          f"(--max-rows 0 = all, or aggregate in SQL)")
+
+
+def _row_writer(fmt: Format) -> tuple[Callable[[list[str], list[tuple]], None], Callable[[], None]]:
+    """``stream_query``'s ``write`` (first called with no rows: the header) for CSV or a JSON array of
+    objects, and what ends the output once every row is written (a stream that failed stays unclosed)."""
+    if fmt is Format.csv:
+        w = csv.writer(sys.stdout)
+
+        def write_csv(columns: list[str], rows: list[tuple]) -> None:
+            if not rows:
+                w.writerow(columns)
+            w.writerows([_plain(v) for v in row] for row in rows)
+        return write_csv, lambda: None
+
+    written = 0
+
+    def write_json(columns: list[str], rows: list[tuple]) -> None:
+        nonlocal written
+        if not written and not rows:
+            sys.stdout.write("[")
+        for row in rows:
+            obj = {c: _plain(v) for c, v in zip(columns, row, strict=True)}
+            sys.stdout.write((",\n " if written else "\n ") + json.dumps(obj, default=str))
+            written += 1
+    return write_json, lambda: sys.stdout.write("\n]\n" if written else "]\n")
 
 
 @command()
@@ -814,14 +853,16 @@ def _exit_without_teardown(code: object) -> None:
     """End a CLI process (the console script, ``python -m flows.cli``) without the interpreter's teardown.
 
     Tearing down the modules a load imports (DuckDB, pyarrow, numpy) costs 0.12-0.16 s CPU, ~6 % of a
-    one-company load, after its work is done and published. When no other thread is running (else the
-    normal exit, which waits for them), the ``atexit`` functions run as at a normal exit, the output is
+    one-company load, after its work is done and published. When no other non-daemon thread is running
+    (else the normal exit, which waits for them; a daemon one is a statement past its time limit that
+    DuckDB could not interrupt, ended here), the ``atexit`` functions run as at a normal exit, the output is
     flushed and the process ends with ``code`` (what ``SystemExit`` would give). Not when ``main`` is
     called from other code (``python -c``, a test), whose process goes on."""
     import threading
 
     script = getattr(sys.modules.get("__main__"), "__file__", None) or ""
-    if not (script == __file__ or Path(script).name == "edgar-warehouse") or threading.active_count() > 1:
+    if not (script == __file__ or Path(script).name == "edgar-warehouse") or any(
+            not t.daemon for t in threading.enumerate() if t is not threading.current_thread()):
         return
     if code is not None and not isinstance(code, int):  # SystemExit("message"): printed by the normal exit
         return

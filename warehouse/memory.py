@@ -19,25 +19,27 @@ MEMORY_LIMIT_ENV = "EDGAR_WAREHOUSE_MEMORY_LIMIT"
 DEFAULT_MEMORY_LIMIT = "512MB"
 
 
-def writer_memory_limit() -> str:
-    """``EDGAR_WAREHOUSE_MEMORY_LIMIT`` (a DuckDB size such as ``4GB``, or ``60%`` of RAM), else 512MB."""
-    limit = os.environ.get(MEMORY_LIMIT_ENV, "").strip() or DEFAULT_MEMORY_LIMIT
+def writer_memory_limit(env: str = MEMORY_LIMIT_ENV, default: str = DEFAULT_MEMORY_LIMIT) -> str:
+    """``EDGAR_WAREHOUSE_MEMORY_LIMIT`` (a DuckDB size such as ``4GB``, or ``60%`` of RAM), else 512MB
+    (``env``/``default``: another limit read the same way, the readers' one)."""
+    limit = os.environ.get(env, "").strip() or default
     if limit.endswith("%"):  # a share of this machine's RAM
         try:
             share = float(limit[:-1]) / 100
         except ValueError:
             share = 0.0
         if not 0 < share <= 1:
-            raise WarehouseError(f"{MEMORY_LIMIT_ENV}={limit!r}: a percentage must be above 0 and at most 100")
+            raise WarehouseError(f"{env}={limit!r}: a percentage must be above 0 and at most 100")
         limit = f"{int(share * os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**20)}MiB"
     return limit
 
 
-def bound_memory(con: duckdb.DuckDBPyConnection) -> None:
-    """Bound the connection's DuckDB memory by the writer's limit (``writer_memory_limit``); beyond
-    it DuckDB evicts cached blocks and spills."""
-    limit = writer_memory_limit()
+def bound_memory(con: duckdb.DuckDBPyConnection, env: str = MEMORY_LIMIT_ENV,
+                 default: str = DEFAULT_MEMORY_LIMIT) -> None:
+    """Bound the connection's DuckDB memory by the writer's limit (``writer_memory_limit``; ``env`` and
+    ``default`` as there); beyond it DuckDB evicts cached blocks and spills."""
+    limit = writer_memory_limit(env, default)
     try:
         con.execute("SET memory_limit = ?", [limit])
     except duckdb.Error as exc:
-        raise WarehouseError(f"{MEMORY_LIMIT_ENV}={limit!r} is not a memory size DuckDB accepts: {exc}") from exc
+        raise WarehouseError(f"{env}={limit!r} is not a memory size DuckDB accepts: {exc}") from exc

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import json
+import hashlib
+import shutil
 import sys
 from pathlib import Path
 
@@ -55,7 +56,9 @@ def test_scripted_mcp_session_over_stdio(agent_db):
 
     assert set(out["tools"]) == TOOLS
     assert all(t.annotations.read_only_hint for t in out["tools"].values())
-    assert "receipt" in json.dumps(out["tools"]["get_facts"].output_schema)
+    assert "receipt" in out["tools"]["get_facts"].description  # what comes back is said, no output schema
+    listed = sum(len(t.model_dump_json(by_alias=True, exclude_none=True)) for t in out["tools"].values())
+    assert listed < 12_000, listed  # 49 KB before, 40 KB of it output schemas (issue 22 item 5)
 
     assert out["resolve"]["status"] == "resolved" and out["resolve"]["company"]["cik"] == 320193
 
@@ -96,3 +99,63 @@ def test_scripted_mcp_session_over_stdio(agent_db):
     assert 320193 in {c["cik"] for c in amb["error"]["candidates"]} and amb["error"]["suggestion"]
 
     assert out["query"]["columns"] == ["n"] and out["query"]["rows"][0][0] > 0
+
+
+async def _hostile_session(db: Path) -> tuple[list[tuple[str, dict, dict | None]], bool]:
+    """Send what a hostile or careless caller sends, each followed by a call that must still work;
+    return (what was sent, what came back, the follow-up's answer) and whether the server lives on."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "flows.cli", "--db", str(db), "mcp"],
+                                   cwd=str(ROOT))
+    logs = db.parent / "logs"
+    hostile: list[tuple[str, dict]] = [
+        ("query", {"sql": f"COPY (SELECT 'pwned' AS x) TO '{db}' (FORMAT csv, USE_TMP_FILE false)"}),
+        ("query", {"sql": f"CALL enable_logging(storage='file', storage_path='{logs}')"}),
+        ("query", {"sql": f"SELECT * FROM enable_logging(storage='file', storage_path='{logs}')"}),
+        ("query", {"sql": "SELECT sleep_ms(60000)"}),
+        ("query", {"sql": "x" * 30_000}),
+        ("query", {"sql": 42}),
+        ("query", {}),
+        ("query", {"sql": "SELECT 1", "offset": -1}),
+        ("get_facts", {"company": "AAPL", "concept": "revenue", "fiscal_year": "twenty"}),
+        ("get_facts", {"company": "A" * 10_000, "concept": "revenue"}),
+        ("compare_companies", {"concept_or_metric": "revenue", "companies": ["AAPL"] * 3000, "fiscal_year": 2024}),
+        ("compare_companies", {"concept_or_metric": "revenue", "companies": [], "fiscal_year": 2024}),
+        ("get_insider_transactions", {"company": "AAPL", "codes": ["S" * 100]}),
+        ("list_filings", {"company": "AAPL", "since": "yesterday"}),
+        ("verify_claims", {"brief": {"ticker": "AAPL"}}),
+        ("describe_schema", {"table": ["facts"]}),
+        ("no_such_tool", {"x": 1}),
+    ]
+    seen: list[tuple[str, dict, dict | None]] = []
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        for name, arguments in hostile:
+            result = await session.call_tool(name, arguments)
+            assert result.structured_content is not None, (name, result.content)
+            follow = await session.call_tool("query", {"sql": "SELECT count(*) AS n FROM companies"})
+            seen.append((name, result.structured_content, follow.structured_content))
+        alive = (await session.call_tool("resolve_company", {"query": "AAPL"})).structured_content["status"] == "resolved"
+    return seen, alive
+
+
+@pytest.mark.timeout(300)
+def test_the_server_survives_anything_a_caller_sends(agent_db, tmp_path):
+    """`CALL enable_logging(storage='file', ...)` killed the server (terminate called after throwing
+    duckdb::PermissionException); `COPY ... TO '<db>'` truncated the warehouse through the query tool;
+    bad arguments came back as pydantic's text with links; 3,000 companies ran 88 s."""
+    db = tmp_path / "w.duckdb"
+    shutil.copy(agent_db, db)
+    digest = hashlib.sha256(db.read_bytes()).hexdigest()
+    seen, alive = asyncio.run(_hostile_session(db))
+    assert alive
+    for name, answer, follow in seen:
+        error = answer["error"]
+        assert error and error["kind"] in {"bad_argument", "query_failed"} and error["message"] and error["suggestion"], (name, answer)
+        assert "pydantic" not in error["message"] and "http" not in error["message"], error["message"]
+        assert follow["rows"] and follow["rows"][0][0] > 0, (name, follow)
+    messages = [answer["error"]["message"] for _, answer, _ in seen]
+    assert messages[0].startswith("refused: ") and messages[1].startswith("refused: ")
+    assert "time limit" in messages[3]
+    assert "companies" in messages[10] and "at most 50" in messages[10]
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == digest
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.duckdb"]  # no WAL, no log file

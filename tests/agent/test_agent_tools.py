@@ -175,17 +175,36 @@ def test_query_is_one_statement_read_only_sandboxed_row_and_time_limited(con, tm
     assert ok.error is None and ok.rows == [[APPLE, 24579], [NVIDIA, 26903]]
     capped = schema_tools.query(con, "SELECT * FROM range(5000)", max_rows=10)
     assert capped.truncated and capped.row_count == 10 and len(capped.rows) == 10
+    assert capped.cut_by == "rows" and capped.next_offset == 10
     two = schema_tools.query(con, "SELECT 1; SELECT 2")
     assert two.error.kind == "bad_argument"
-    write = schema_tools.query(con, "DELETE FROM facts")
-    assert write.error.kind == "query_failed" and "read-only" in write.error.message.lower()
     leak = tmp_path / "leak.csv"
-    copy = schema_tools.query(con, f"COPY facts TO '{leak}'")
-    assert copy.error.kind == "query_failed" and not leak.exists()
-    unlock = schema_tools.query(con, "SET enable_external_access = true")
-    assert unlock.error.kind == "query_failed" and "locked" in unlock.error.message
+    for refused in ("DELETE FROM facts", f"COPY facts TO '{leak}'", "SET enable_external_access = true",
+                    "CALL enable_logging()"):
+        answer = schema_tools.query(con, refused)
+        assert answer.error.kind == "bad_argument" and answer.error.message.startswith("refused: "), refused
+    assert not leak.exists()
     slow = schema_tools.query(con, "SELECT sum(hash(i)) FROM range(100000000000) t(i)", timeout_seconds=0.5)
     assert slow.error.kind == "query_failed" and "time limit" in slow.error.message
+
+
+def test_query_pages_are_capped_in_bytes_and_say_where_the_next_begins(con):
+    """1,000 rows of 1 MB each passed the row cap (420,000 characters for 1,000 rows of facts)."""
+    import json
+
+    sql = "SELECT range AS i, repeat('x', 1000) AS pad FROM range(1000) ORDER BY i"
+    first = schema_tools.query(con, sql)
+    assert first.truncated and first.cut_by == "bytes" and 0 < first.row_count < 1000
+    assert len(json.dumps(first.rows)) <= schema_tools.QUERY_MAX_BYTES
+    seen, page = list(first.rows), first
+    while page.truncated:
+        page = schema_tools.query(con, sql, offset=page.next_offset)
+        assert page.error is None and page.offset == len(seen)
+        seen += page.rows
+    assert [r[0] for r in seen] == list(range(1000))  # every row once, in order
+    huge = schema_tools.query(con, "SELECT repeat('x', 1000000) AS s FROM range(1000)")
+    assert huge.error.kind == "query_failed" and "more than the 64,000 a page may hold" in huge.error.message
+    assert huge.rows == []
 
 
 def test_standard_facts_now_from_current_rows_equal_the_ranking_path(con):

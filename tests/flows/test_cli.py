@@ -43,7 +43,7 @@ def test_load_detects_every_kind_and_is_idempotent(db):
 def test_sql_is_read_only_and_exact(db):
     denied = cli(db, "sql", "DELETE FROM facts")
     assert denied.exit_code == EXIT_ERROR
-    assert "read-only" in denied.output
+    assert "refused: only statements that read" in denied.output
     # the agent-facing path is sandboxed: no writing or reading files, no re-enabling it
     target = db.parent / "leak.csv"
     for query in (f"COPY (SELECT * FROM facts) TO '{target}'", "SELECT * FROM read_text('/etc/hostname')",

@@ -328,7 +328,10 @@ class QueryResult(BaseModel):
     columns: list[str] = Field(default_factory=list)
     rows: list[list[Any]] = Field(default_factory=list)
     row_count: int = 0
+    offset: int = 0
     truncated: bool = False
+    cut_by: Literal["rows", "bytes"] | None = None
+    next_offset: int | None = None
     max_rows: int
     error: ToolError | None = None
 

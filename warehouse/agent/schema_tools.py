@@ -7,10 +7,12 @@ import duckdb
 
 from warehouse.agent.models import ColumnInfo, QueryResult, SchemaResult, TableInfo, ToolError
 from warehouse.agent.receipts import closest, rows
-from warehouse.read.queries import QueryError, QueryTimeout, one_statement, run_query
+from warehouse.read.queries import QueryError, QueryRefused, QueryTimeout, run_query
 
-#: Rows ``query`` returns at most, and seconds a statement may run before it is interrupted.
+#: Rows and bytes of JSON ``query`` returns at most (a page; ``next_offset`` fetches the next), and
+#: seconds a statement may run before it is interrupted.
 QUERY_MAX_ROWS = 1000
+QUERY_MAX_BYTES = 64_000
 QUERY_SECONDS = 10.0
 
 _OBJECTS = """
@@ -48,24 +50,27 @@ def describe_schema(con: duckdb.DuckDBPyConnection, table: str | None = None) ->
         return SchemaResult(error=ToolError(kind="query_failed", message=str(exc), suggestion="Try again without a table."))
 
 
-def query(con: duckdb.DuckDBPyConnection, sql_text: str, max_rows: int = QUERY_MAX_ROWS,
-          timeout_seconds: float = QUERY_SECONDS) -> QueryResult:
-    """Run ONE read-only statement through ``warehouse.read.queries.run_query``: at most ``max_rows`` rows
-    (``truncated`` says so), interrupted after ``timeout_seconds``. The connection is read-only and
-    sandboxed (no files, no network, settings locked)."""
+def query(con: duckdb.DuckDBPyConnection, sql_text: str, offset: int = 0, max_rows: int = QUERY_MAX_ROWS,
+          max_bytes: int = QUERY_MAX_BYTES, timeout_seconds: float | None = None) -> QueryResult:
+    """Run ONE statement that only reads through ``warehouse.read.queries.run_query``: rows from ``offset``
+    on, at most ``max_rows`` of them and ``max_bytes`` of JSON (``truncated``, ``cut_by`` and
+    ``next_offset`` say so), interrupted after ``timeout_seconds`` (default ``QUERY_SECONDS``). The
+    connection is read-only and sandboxed (no files, no network, settings locked)."""
+    timeout_seconds = QUERY_SECONDS if timeout_seconds is None else timeout_seconds
+
     def failed(kind: str, message: str, suggestion: str) -> QueryResult:
         return QueryResult(max_rows=max_rows, error=ToolError(kind=kind, message=message, suggestion=suggestion))  # type: ignore[arg-type]
 
     try:
-        one_statement(con, sql_text)
-    except QueryError as exc:
+        result = run_query(con, sql_text, timeout=timeout_seconds, max_rows=max_rows, max_bytes=max_bytes,
+                           offset=offset)
+    except QueryRefused as exc:
         return failed("bad_argument", str(exc), "Send one SELECT at a time; describe_schema lists tables and columns.")
-    try:
-        result = run_query(con, sql_text, timeout=timeout_seconds, max_rows=max_rows)
     except QueryTimeout as exc:
         return failed("query_failed", str(exc), "Narrow the query (filter by cik, concept, fiscal_year) or aggregate.")
     except QueryError as exc:
         return failed("query_failed", str(exc),
                       "The connection is read-only and sandboxed; describe_schema lists tables and columns.")
     return QueryResult(columns=result.columns, rows=[list(r) for r in result.rows], row_count=len(result.rows),
-                       truncated=result.truncated, max_rows=max_rows)
+                       offset=offset, truncated=result.truncated, cut_by=result.cut_by,
+                       next_offset=result.next_offset, max_rows=max_rows)

@@ -1,20 +1,32 @@
 """The MCP server (official SDK, stdio): the agent tools of :mod:`warehouse.agent.tools`, read-only.
 
 Each call opens the published warehouse read-only and sandboxed (``warehouse.store.db.reader``), answers,
-and closes it again, so a long session always reads the latest published state. Tool results are pydantic
-models (structured output with a JSON schema); failures come back in their ``error`` field.
+and closes it again, so a long session always reads the latest published state. Every answer is the
+tool's pydantic model as JSON (structured content, and the same text for clients without it); every
+failure, a bad argument included, is data in its ``error`` field ({kind, message, suggestion}),
+never an exception across the boundary: the process outlives anything a caller sends. Arguments are
+bounded (``Name``, ``Names``, ``SqlText``...). No output schemas are listed (they were 40 KB of the
+49 KB every agent read in ``tools/list``); the descriptions say what comes back.
+
+A new tool is one function under ``@read_tool(server, db_path)``: its first parameter is the
+connection, the rest are the tool's (bounded) arguments, it returns a model with an ``error`` field.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+import logging
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import TypeVar
+from typing import Annotated, Any
 
 import duckdb
 from mcp.server.mcpserver import MCPServer
-from mcp.types import ToolAnnotations
+from mcp.server.mcpserver.exceptions import ToolError as SdkToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field, ValidationError
 
 from warehouse.agent import schema_tools, text_tools, tools
 from warehouse.agent.models import (
@@ -37,139 +49,218 @@ from warehouse.schema.migrate import schema_dir
 from warehouse.schema.vocabulary import vocabulary_lists
 from warehouse.store.db import WarehouseError, reader
 
-T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 INSTRUCTIONS = """SEC EDGAR fact warehouse (read-only). Every number comes with its receipt: CIK, company,
 concept (and matched_tag/tags_tried for standard concepts), unit, period, fiscal year/period, accession,
 form, filed, acceptance time, SEC URL, restated/prior value, and computed=true when the warehouse
 derived it. Companies: ticker, CIK or name (ambiguous names return candidates, never a guess).
 Concepts: standard (revenue, net_income, operating_cash_flow, ...) or taxonomy:Concept (us-gaap:Revenues).
-Margins and growth are fractions (0.1369 = 13.69 %). Errors come back in `error` with a suggestion.
-Before publishing numbers, check them with verify_claims."""
+Margins and growth are fractions (0.1369 = 13.69 %). Every answer is JSON; a failure, a bad argument
+included, comes back in `error` {kind, message, suggestion}. Before publishing numbers, check them with
+verify_claims."""
+
+#: Bounded arguments: a name (company, concept, metric, form, table), a list of names, SQL text.
+Name = Annotated[str, Field(max_length=200)]
+Names = Annotated[list[Name], Field(min_length=1, max_length=50)]
+Codes = Annotated[list[Annotated[str, Field(max_length=4)]], Field(max_length=20)]
+Year = Annotated[int, Field(ge=1900, le=2200)]
+SqlText = Annotated[str, Field(max_length=20_000)]
+Offset = Annotated[int, Field(ge=0, le=10_000_000)]
+Words = Annotated[str, Field(max_length=1_000)]
+Hits = Annotated[int, Field(ge=1, le=text_tools.MAX_HITS)]
+SectionChars = Annotated[int, Field(ge=1, le=200_000)]
 
 _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                              open_world_hint=False)
 
 
-def build_server(db_path: str | Path) -> MCPServer:
+def answer(model: BaseModel) -> CallToolResult:
+    """A tool's model as the call's result: structured content and the same JSON as text."""
+    return CallToolResult(content=[TextContent(type="text", text=model.model_dump_json(exclude_none=True))],
+                          structured_content=model.model_dump(mode="json"))
+
+
+class Failed(BaseModel):
+    """The answer of a call that failed before its tool could build its own model (bad arguments, a
+    missing warehouse, a bug): only the error."""
+
+    error: ToolError
+
+
+def _argument_errors(exc: ValidationError) -> str:
+    """pydantic's errors in one line, without the caller's values or documentation links."""
+    return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in exc.errors()[:10])
+
+
+def _untitled(schema: Any) -> Any:
+    """A JSON schema without pydantic's ``title`` of every property (its name already says it)."""
+    if isinstance(schema, dict):
+        return {k: _untitled(v) for k, v in schema.items()
+                if not (k == "title" and isinstance(v, str))}
+    return [_untitled(v) for v in schema] if isinstance(schema, list) else schema
+
+
+class EdgarServer(MCPServer):
+    """MCPServer whose argument errors are answered like every other failure (``Failed``), not as the
+    SDK's text with pydantic's links; its tools listed with compact input schemas."""
+
+    async def list_tools(self) -> list[Any]:
+        return [t.model_copy(update={"input_schema": _untitled(t.input_schema)}) for t in await super().list_tools()]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except SdkToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                message = f"{name}: {_argument_errors(cause)}"
+                suggestion = "Fix the arguments named; tools/list gives each tool's input schema."
+            elif name not in {t.name for t in await self.list_tools()}:
+                message, suggestion = f"no tool named {name[:100]!r}", "tools/list names every tool."
+            else:
+                raise
+            return answer(Failed(error=ToolError(kind="bad_argument", message=message, suggestion=suggestion)))
+
+
+def read_tool(server: MCPServer, db_path: str | Path) -> Callable[..., Any]:
+    """Register ``fn(con, **arguments) -> model`` as a read-only tool named after it: each call opens
+    ``db_path`` read-only and sandboxed, and any failure becomes ``Failed`` (logged, never raised).
+    ``@tool(description=...)``: a description built at run time instead of the docstring."""
+    def register(fn: Callable[..., BaseModel] | None = None, *, description: str | None = None) -> Any:
+        if fn is None:
+            return lambda f: register(f, description=description)
+        signature = inspect.signature(fn, eval_str=True)
+
+        @functools.wraps(fn)
+        def run(**arguments: Any) -> CallToolResult:
+            try:
+                with reader(db_path) as con:
+                    return answer(fn(con, **arguments))
+            except WarehouseError as exc:
+                error = ToolError(kind="query_failed", message=str(exc),
+                                  suggestion="The warehouse is missing or damaged; check the --db path.")
+            except (duckdb.Error, Exception) as exc:  # a bug or a DuckDB failure a tool did not expect
+                log.exception("tool %s failed", fn.__name__)
+                error = ToolError(kind="query_failed", message=f"{type(exc).__name__}: {str(exc)[:500]}",
+                                  suggestion="Try other arguments; this call failed inside the server.")
+            return answer(Failed(error=error))
+
+        run.__signature__ = signature.replace(  # type: ignore[attr-defined]
+            parameters=list(signature.parameters.values())[1:], return_annotation=inspect.Signature.empty)
+        server.add_tool(run, name=fn.__name__, description=description or inspect.getdoc(fn), annotations=_READ_ONLY,
+                        structured_output=False)
+        return run
+    return register
+
+
+def build_server(db_path: str | Path) -> EdgarServer:
     """An MCPServer whose tools read ``db_path`` (opened read-only per call)."""
-    server = MCPServer(name="edgar-warehouse", instructions=INSTRUCTIONS)
+    server = EdgarServer(name="edgar-warehouse", instructions=INSTRUCTIONS)
+    tool = read_tool(server, db_path)
     names = vocabulary_lists(schema_dir())  # the tool descriptions name what exists, from its one source
 
-    def call(fn: Callable[[duckdb.DuckDBPyConnection], T], on_error: Callable[[ToolError], T]) -> T:
-        try:
-            with reader(db_path) as con:
-                return fn(con)
-        except WarehouseError as exc:
-            return on_error(ToolError(kind="query_failed", message=str(exc),
-                                      suggestion="The warehouse is missing or damaged; check the --db path."))
+    @tool
+    def resolve_company(con: duckdb.DuckDBPyConnection, query: Name) -> ResolveResult:
+        """Ticker, CIK or company name -> {status, company: {cik, name, tickers}}, or the candidates and no guess."""
+        return tools.resolve_company(con, query)
 
-    @server.tool(annotations=_READ_ONLY)
-    def resolve_company(query: str) -> ResolveResult:
-        """Ticker, CIK or company name -> one company (CIK, name, tickers), or the candidates and no guess."""
-        return call(lambda con: tools.resolve_company(con, query),
-                    lambda e: ResolveResult(query=query, status="not_found", message=e.message, error=e))
-
-    @server.tool(annotations=_READ_ONLY, description=(
-        f"Values of `concept` for a company, each with its receipt. concept: a standard concept "
+    @tool(description=(
+        f"Values of `concept` for a company: {{facts: [{{value, receipt}}]}}. concept: a standard concept "
         f"({', '.join(names['standard_concepts'].names)}) or taxonomy:Concept (us-gaap:Revenues). "
-        "fiscal_period: FY or Q1..Q4. as_of: an ISO time (UTC); the values that were public then."))
-    def get_facts(company: str, concept: str, fiscal_year: int | None = None, fiscal_period: str | None = None,
-                  as_of: str | None = None) -> FactsResult:
+        "fiscal_period: FY or Q1..Q4. as_of: ISO time (UTC), the values public then."))
+    def get_facts(con: duckdb.DuckDBPyConnection, company: Name, concept: Name, fiscal_year: Year | None = None,
+                  fiscal_period: Name | None = None, as_of: Name | None = None) -> FactsResult:
         """Values of a concept with receipts (the description, generated above, lists the standard concepts)."""
-        return call(lambda con: tools.get_facts(con, company, concept, fiscal_year, fiscal_period, as_of),
-                    lambda e: FactsResult(concept=concept, error=e))
+        return tools.get_facts(con, company, concept, fiscal_year, fiscal_period, as_of)
 
-    @server.tool(annotations=_READ_ONLY)
-    def get_fact_history(company: str, concept: str, fiscal_year: int, fiscal_period: str) -> FactHistoryResult:
-        """Every published version of a fact for one fiscal period (restatements, amendments), oldest first."""
-        return call(lambda con: tools.get_fact_history(con, company, concept, fiscal_year, fiscal_period),
-                    lambda e: FactHistoryResult(concept=concept, fiscal_year=fiscal_year,
-                                                fiscal_period=fiscal_period, error=e))
+    @tool
+    def get_fact_history(con: duckdb.DuckDBPyConnection, company: Name, concept: Name, fiscal_year: Year,
+                         fiscal_period: Name) -> FactHistoryResult:
+        """Every published version of a fact for one fiscal period (restatements, amendments), oldest first:
+        {versions: [{version, value, change_from_previous, receipt}]}."""
+        return tools.get_fact_history(con, company, concept, fiscal_year, fiscal_period)
 
-    @server.tool(annotations=_READ_ONLY, description=(
-        f"A derived metric ({', '.join(names['metrics'].names)}): value, formula, rule version and "
-        "lineage to the exact fact versions used."))
-    def get_derived_metric(company: str, metric: str, fiscal_year: int, fiscal_period: str = "FY",
-                           as_of: str | None = None) -> DerivedMetricResult:
+    @tool(description=(
+        f"A derived metric ({', '.join(names['metrics'].names)}): {{metrics: [{{value, formula, rule_version, "
+        "lineage: [{role, value, receipt}]}]}}."))
+    def get_derived_metric(con: duckdb.DuckDBPyConnection, company: Name, metric: Name, fiscal_year: Year,
+                           fiscal_period: Name = "FY", as_of: Name | None = None) -> DerivedMetricResult:
         """A derived metric with its lineage (the description, generated above, lists the metrics)."""
-        return call(lambda con: tools.get_derived_metric(con, company, metric, fiscal_year, fiscal_period, as_of),
-                    lambda e: DerivedMetricResult(metric=metric, error=e))
+        return tools.get_derived_metric(con, company, metric, fiscal_year, fiscal_period, as_of)
 
-    @server.tool(annotations=_READ_ONLY)
-    def compare_companies(concept_or_metric: str, companies: list[str], fiscal_year: int) -> CompareResult:
-        """One row per company for a standard concept or derived metric in each company's fiscal year,
-        with warnings when periods, matched tags or currencies do not line up."""
-        return call(lambda con: tools.compare_companies(con, concept_or_metric, companies, fiscal_year),
-                    lambda e: CompareResult(concept_or_metric=concept_or_metric, fiscal_year=fiscal_year, error=e))
+    @tool
+    def compare_companies(con: duckdb.DuckDBPyConnection, concept_or_metric: Name, companies: Names,
+                          fiscal_year: Year) -> CompareResult:
+        """A standard concept or derived metric for up to 50 companies in each one's fiscal year: {rows, warnings}
+        (periods, matched tags or currencies that do not line up)."""
+        return tools.compare_companies(con, concept_or_metric, companies, fiscal_year)
 
-    @server.tool(annotations=_READ_ONLY)
-    def list_filings(company: str, form: str | None = None, since: date | None = None) -> FilingsResult:
-        """The company's filings, newest first: form, filing date, acceptance time (UTC), amendment links, SEC URL."""
-        return call(lambda con: tools.list_filings(con, company, form, since), lambda e: FilingsResult(error=e))
+    @tool
+    def list_filings(con: duckdb.DuckDBPyConnection, company: Name, form: Name | None = None,
+                     since: date | None = None) -> FilingsResult:
+        """The company's filings, newest first: {filings: [{accession, form, filing_date, acceptance_time, sec_url}]}."""
+        return tools.list_filings(con, company, form, since)
 
-    @server.tool(annotations=_READ_ONLY)
-    def get_statement(accession: str, statement: str) -> StatementResult:
+    @tool
+    def get_statement(con: duckdb.DuckDBPyConnection, accession: Name, statement: Name) -> StatementResult:
         """A filing's statement as the company presents it (statement: income, balance, cash_flow, equity,
-        comprehensive): its lines in printed order with the company's labels, concept, depth and every column
-        shown; each value with its receipt (element id and byte offset in the filing's document)."""
-        return call(lambda con: tools.get_statement(con, accession, statement),
-                    lambda e: StatementResult(accession=accession, statement=statement, error=e))
+        comprehensive): its lines in printed order with labels, concept, depth and every column shown; each
+        value with its receipt (element id and byte offset in the filing's document)."""
+        return tools.get_statement(con, accession, statement)
 
-    @server.tool(annotations=_READ_ONLY)
-    def get_breakdown(accession: str, breakdown: str, concept: str | None = None) -> BreakdownResult:
+    @tool
+    def get_breakdown(con: duckdb.DuckDBPyConnection, accession: Name, breakdown: Name,
+                      concept: Name | None = None) -> BreakdownResult:
         """A filing's revenue (or `concept`, e.g. us-gaap:OperatingIncomeLoss) by business_segment,
         product_or_service or geography: each member with its label and receipt, the members' sum against
         the consolidated total and any gap named; subtotal members (the sum of others) are marked."""
-        return call(lambda con: tools.get_breakdown(con, accession, breakdown, concept),
-                    lambda e: BreakdownResult(accession=accession, breakdown=breakdown, error=e))
+        return tools.get_breakdown(con, accession, breakdown, concept)
 
-    @server.tool(annotations=_READ_ONLY)
-    def get_insider_transactions(company: str, since: date | None = None,
-                                 codes: list[str] | None = None) -> InsiderResult:
-        """Form 3/4/5 transaction lines with the company as issuer (amendment-aware), newest first.
+    @tool
+    def get_insider_transactions(con: duckdb.DuckDBPyConnection, company: Name, since: date | None = None,
+                                 codes: Codes | None = None) -> InsiderResult:
+        """Form 3/4/5 lines with the company as issuer (amendment-aware), newest first: {transactions}.
         codes: P purchase, S sale, A grant, M exercise, F tax withholding, G gift, ..."""
-        return call(lambda con: tools.get_insider_transactions(con, company, since, codes),
-                    lambda e: InsiderResult(error=e))
+        return tools.get_insider_transactions(con, company, since, codes)
 
-    @server.tool(annotations=_READ_ONLY)
-    def verify_claims(brief: Brief) -> VerifyReport:
-        """Check a brief's numbers: reported claims against the exact filing cited, derived claims
-        recomputed from their formula, insider claims against Form 4 lines, quote claims verbatim in the
-        item of the filing cited, and every number in the texts and summary backed by a claim. Percentages are written in percent (17.8 = 17.8 %)."""
-        return call(lambda con: verify_brief(con, brief),
-                    lambda e: VerifyReport(ticker=brief.ticker, passed=False, error=e))
+    @tool
+    def verify_claims(con: duckdb.DuckDBPyConnection, brief: Brief) -> VerifyReport:
+        """Check a brief's numbers: reported claims against the filing cited, derived claims recomputed,
+        insider claims against Form 4 lines, quote claims verbatim in the item of the filing cited, every
+        number in the texts backed by a claim: {passed, claims, orphan_numbers}. Percentages in percent
+        (17.8 = 17.8 %)."""
+        return verify_brief(con, brief)
 
-    @server.tool(annotations=_READ_ONLY)
-    def get_filing_section(accession: str, item: str, max_chars: int = text_tools.DEFAULT_MAX_CHARS) -> SectionResult:
+    @tool
+    def get_filing_section(con: duckdb.DuckDBPyConnection, accession: Name, item: Name,
+                           max_chars: SectionChars = text_tools.DEFAULT_MAX_CHARS) -> SectionResult:
         """One item of a held 10-K/10-Q/8-K (item 1A, 7, II-1A for a 10-Q, 2.02 for an 8-K) as printed:
         heading, text (cut at max_chars: truncated says so), flags, extraction confidence, receipt with
         the document URL and byte offsets. An unknown item lists the filing's items in error.closest."""
-        return call(lambda con: text_tools.get_filing_section(con, accession, item, max_chars),
-                    lambda e: SectionResult(error=e))
+        return text_tools.get_filing_section(con, accession, item, max_chars)
 
-    @server.tool(annotations=_READ_ONLY)
-    def search_filings(query: str | None = None, phrase: str | None = None, cik: int | None = None,
-                       form: str | None = None, item: str | None = None, filed_from: date | None = None,
-                       filed_to: date | None = None, limit: int = 10) -> SearchFilingsResult:
+    @tool
+    def search_filings(con: duckdb.DuckDBPyConnection, query: Words | None = None, phrase: Words | None = None,
+                       cik: int | None = None, form: Name | None = None, item: Name | None = None,
+                       filed_from: date | None = None, filed_to: date | None = None,
+                       limit: Hits = 10) -> SearchFilingsResult:
         """Full-text search of the held filings' items: ranked keywords (query) or an exact phrase
         (case, whitespace, quotes, dashes normalised); filters cik, form (10-K, 10-Q, 8-K), item, filed
         dates. Hits: accession, item, snippet, offsets, document URL."""
-        return call(lambda con: text_tools.search_filings(con, query, phrase, cik, form, item, filed_from, filed_to,
-                                                          limit),
-                    lambda e: SearchFilingsResult(mode="phrase" if phrase else "keywords", error=e))
+        return text_tools.search_filings(con, query, phrase, cik, form, item, filed_from, filed_to, limit)
 
-    @server.tool(annotations=_READ_ONLY)
-    def describe_schema(table: str | None = None) -> SchemaResult:
+    @tool
+    def describe_schema(con: duckdb.DuckDBPyConnection, table: Name | None = None) -> SchemaResult:
         """Tables, views and table macros with their comments; with `table`, its columns, types and comments."""
-        return call(lambda con: schema_tools.describe_schema(con, table), lambda e: SchemaResult(error=e))
+        return schema_tools.describe_schema(con, table)
 
-    @server.tool(annotations=_READ_ONLY)
-    def query(sql: str) -> QueryResult:
-        """One read-only SQL statement (DuckDB dialect; no file or network access), at most 1000 rows,
-        interrupted after 10 s."""
-        return call(lambda con: schema_tools.query(con, sql),
-                    lambda e: QueryResult(max_rows=schema_tools.QUERY_MAX_ROWS, error=e))
+    @tool
+    def query(con: duckdb.DuckDBPyConnection, sql: SqlText, offset: Offset = 0) -> QueryResult:
+        """One SELECT (DuckDB dialect; no file or network access), stopped after 10 s: {columns, rows, truncated,
+        next_offset}. A page holds at most 1000 rows and 64 KB; when truncated, call again with
+        offset=next_offset (ORDER BY for stable pages)."""
+        return schema_tools.query(con, sql, offset)
 
     return server
 
@@ -181,4 +272,4 @@ def serve_stdio(db_path: str | Path) -> None:
     build_server(db_path).run("stdio")
 
 
-__all__ = ["build_server", "serve_stdio"]
+__all__ = ["EdgarServer", "build_server", "read_tool", "serve_stdio"]

@@ -26,9 +26,9 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from warehouse.read.queries import QueryError
+from warehouse.read.queries import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, QueryError, run_arrow
 from warehouse.schema.sql_files import sql
-from warehouse.store.db import WarehouseError, connect, default_db_path, fetch_all
+from warehouse.store.db import WarehouseError, close, connect, default_db_path, fetch_all
 from warehouse.store.publish import published_path_for
 
 DECIMAL = pl.Decimal(38, 10)
@@ -126,7 +126,7 @@ class Warehouse:
         True
         """
         if not self.closed:
-            self.con.close()
+            close(self.con)
             self.closed = True
 
     def __enter__(self) -> Warehouse:
@@ -139,19 +139,31 @@ class Warehouse:
         return f"<Warehouse {self.path} {'closed' if self.closed else 'open'}>"
 
     # -- plumbing -------------------------------------------------------------------------------
-    def sql(self, query: str, params: dict | list | None = None) -> pl.DataFrame:
-        """Run read-only SQL (the connection is sandboxed: no file or network access).
+    def sql(self, query: str, params: dict | list | None = None, *, timeout: float | None = DEFAULT_TIMEOUT,
+            max_rows: int | None = DEFAULT_MAX_ROWS) -> pl.DataFrame:
+        """Run ONE statement that only reads, as the CLI's `sql` and the agents' `query` do
+        (``warehouse.read.queries.admit``; the connection is sandboxed: no file or network access):
+        stopped after ``timeout`` seconds, a QueryError when it has more than ``max_rows`` rows
+        (None: no limit).
 
         >>> wh = open_warehouse(path)
         >>> wh.sql("SELECT count(DISTINCT cik) AS companies FROM facts")["companies"].to_list()
         [2]
         """
-        if self.closed:
-            raise WarehouseError("this Warehouse is closed; open_warehouse() again")
+        self._check_open()
+        return _frame(pl.from_arrow(run_arrow(self.con, query, params, timeout=timeout, max_rows=max_rows)))
+
+    def _sql(self, query: str, params: dict | list | None = None) -> pl.DataFrame:
+        """Our own SQL (a shipped query file): no statement check, no limits."""
+        self._check_open()
         try:
             return _frame(self.con.execute(query, params or []).pl())
         except duckdb.Error as exc:
             raise QueryError(f"{type(exc).__name__}: {exc}") from exc
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise WarehouseError("this Warehouse is closed; open_warehouse() again")
 
     def _column(self, query: str, params: list | dict | None = None) -> list:
         return [r[0] for r in fetch_all(self.con, query, params)]
@@ -167,8 +179,7 @@ class Warehouse:
         ...
         warehouse.read.api.UnknownNameError: unknown company 'APPL'; closest: Apple Inc. (AAPL), ...
         """
-        if self.closed:
-            raise WarehouseError("this Warehouse is closed; open_warehouse() again")
+        self._check_open()
         if isinstance(company, int) or (isinstance(company, str) and company.strip().isdigit()):
             cik = int(company)
             if self._holds(cik):
@@ -252,7 +263,7 @@ class Warehouse:
         >>> wh.companies().select("cik", "name").rows()
         [(320193, 'Apple Inc.'), (1045810, 'NVIDIA CORP')]
         """
-        return self.sql(sql("read/api/companies"))
+        return self._sql(sql("read/api/companies"))
 
     def filings(self, company: int | str, *, form: str | None = None,
                 since: date | str | None = None) -> pl.DataFrame:
@@ -263,7 +274,7 @@ class Warehouse:
         [('0000320193-25-000079', '10-K', datetime.date(2025, 10, 31)), ('0000320193-24-000123', '10-K', datetime.date(2024, 11, 1))]
         """
         cik = self.cik(company)
-        found = self.sql(sql("read/api/filings"), {"cik": cik, "form": form, "since": since})
+        found = self._sql(sql("read/api/filings"), {"cik": cik, "form": form, "since": since})
         if form is not None and found.height == 0:  # a form the company never filed, or a misspelt one
             forms = self._column("SELECT DISTINCT form FROM filings WHERE cik = ? ORDER BY 1", [cik])
             if form not in forms and form not in {f.split("/")[0] for f in forms}:
@@ -286,9 +297,9 @@ class Warehouse:
 
         if statement not in STATEMENTS:
             raise UnknownNameError("statement", statement, _closest(statement, list(STATEMENTS)))
-        frame = self.sql(sql("read/api/statement"), {"accession": accession, "statement": statement})
+        frame = self._sql(sql("read/api/statement"), {"accession": accession, "statement": statement})
         if frame.is_empty():
-            printed = self.sql("SELECT statement FROM filing_statements WHERE accession = $accession",
+            printed = self._sql("SELECT statement FROM filing_statements WHERE accession = $accession",
                                {"accession": accession})["statement"].to_list()
             raise UnknownNameError(f"statement of filing {accession}", statement, printed,
                                    "" if printed else "; its inline-XBRL document is not loaded")
@@ -311,8 +322,8 @@ class Warehouse:
         """
         cik = self.cik(company)
         taxonomy, name = self._concept(cik, concept)
-        return self.sql(sql("read/api/facts"), {"cik": cik, "concept": name, "taxonomy": taxonomy, "as_of": _when(as_of),
-                                           "fiscal_year": fiscal_year, "fiscal_period": self._period(fiscal_period)})
+        return self._sql(sql("read/api/facts"), {"cik": cik, "concept": name, "taxonomy": taxonomy, "as_of": _when(as_of),
+                                            "fiscal_year": fiscal_year, "fiscal_period": self._period(fiscal_period)})
 
     def fact_versions(self, company: int | str, concept: str | None = None, *, fiscal_year: int | None = None,
                       fiscal_period: str | None = None) -> pl.DataFrame:
@@ -326,9 +337,9 @@ class Warehouse:
         """
         cik = self.cik(company)
         taxonomy, name = self._concept(cik, concept)
-        return self.sql(sql("read/api/fact_versions"), {"cik": cik, "concept": name, "taxonomy": taxonomy,
-                                                   "fiscal_year": fiscal_year,
-                                                   "fiscal_period": self._period(fiscal_period)})
+        return self._sql(sql("read/api/fact_versions"), {"cik": cik, "concept": name, "taxonomy": taxonomy,
+                                                    "fiscal_year": fiscal_year,
+                                                    "fiscal_period": self._period(fiscal_period)})
 
     def restatements(self, company: int | str, concept: str | None = None, *,
                      fiscal_year: int | None = None) -> pl.DataFrame:
@@ -341,8 +352,8 @@ class Warehouse:
         """
         cik = self.cik(company)
         taxonomy, name = self._concept(cik, concept)
-        return self.sql(sql("read/api/restatements"), {"cik": cik, "concept": name, "taxonomy": taxonomy,
-                                                  "fiscal_year": fiscal_year})
+        return self._sql(sql("read/api/restatements"), {"cik": cik, "concept": name, "taxonomy": taxonomy,
+                                                   "fiscal_year": fiscal_year})
 
     def standard_facts(self, company: int | str, concept: str | None = None, *,
                        as_of: datetime | str | None = None, fiscal_year: int | None = None,
@@ -360,10 +371,10 @@ class Warehouse:
                   "fiscal_period": self._period(fiscal_period)}
         when = _when(as_of)
         if when is None:  # the stored rows, by company: a file of its own, so the as-of computation is never planned
-            found = self.sql(sql("read/api/standard_facts_now"), params)
+            found = self._sql(sql("read/api/standard_facts_now"), params)
         else:
             chain = None if name is None else self._column(sql("agent/chain_concepts"), {"concept": name})[0]
-            found = self.sql(sql("read/api/standard_facts"), {**params, "chain_concepts": chain, "as_of": when})
+            found = self._sql(sql("read/api/standard_facts"), {**params, "chain_concepts": chain, "as_of": when})
         if fiscal_year is not None and found.height == 0:
             self._known_fiscal_year(params["cik"], name, fiscal_year)
         return found
@@ -392,7 +403,7 @@ class Warehouse:
         ...
         warehouse.read.api.UnknownNameError: unknown metric 'ebitdax'; closest: ebitda...
         """
-        return self.sql(sql("read/api/metrics"), {
+        return self._sql(sql("read/api/metrics"), {
             "cik": self.cik(company), "metric": self._metric(metric), "as_of": _when(as_of),
             "fiscal_year": fiscal_year, "fiscal_period": self._period(fiscal_period)})
 
@@ -404,7 +415,7 @@ class Warehouse:
         >>> wh.lineage(fcf["metric_id"][0]).select("role", "accession").sort("role").rows()
         [('capital_expenditure', '0000320193-25-000079'), ('operating_cash_flow', '0000320193-25-000079')]
         """
-        frame = self.sql(sql("read/api/lineage"), {"metric_id": metric_id})
+        frame = self._sql(sql("read/api/lineage"), {"metric_id": metric_id})
         if frame.is_empty() and not self._column("SELECT 1 FROM derived_metrics WHERE metric_id = ?", [metric_id]):
             raise UnknownNameError("metric_id", metric_id, [], "; take one from metrics()['metric_id']")
         return frame
@@ -456,7 +467,7 @@ class Warehouse:
         ['balance_sheet_identity', 'filing_facts_agree_with_companyfacts', 'gross_profit_identity', 'quarters_sum_to_year']
         """
         if name is None:
-            return self.sql(sql("read/status/check_results"))
+            return self._sql(sql("read/status/check_results"))
         from warehouse.derive.checks import run_check
         from warehouse.schema.vocabulary import check_names
 
@@ -475,7 +486,7 @@ class Warehouse:
         >>> t.height, t["owner_names"].unique().to_list()
         (7, ['Adams Katherine L.'])
         """
-        return self.sql(sql("read/api/insider_transactions"), {
+        return self._sql(sql("read/api/insider_transactions"), {
             "cik": self.cik(company), "since": since, "codes": [c.upper() for c in codes] if codes else None})
 
     def insider_trades(self, company: int | str, *, since: date | str | None = None) -> pl.DataFrame:
@@ -486,7 +497,7 @@ class Warehouse:
         >>> wh.insider_trades("AAPL").group_by("side").agg(pl.col("shares").sum()).rows()
         [('sale', Decimal('25000.0000000000'))]
         """
-        return self.sql(sql("read/api/insider_trades"), {"cik": self.cik(company), "since": since})
+        return self._sql(sql("read/api/insider_trades"), {"cik": self.cik(company), "since": since})
 
 
     # -- filing text ----------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -127,3 +128,18 @@ def _pylist(col: Any) -> list:
     for i in np.flatnonzero(col.is_null().to_numpy(zero_copy_only=False)).tolist():
         values[i] = None
     return values
+
+
+def row_chunks(cur: duckdb.DuckDBPyConnection, rows: int) -> Iterator[list[tuple]]:
+    """``cur``'s rows in chunks of at most ``rows`` (one Arrow reader, converted column by column when
+    ``columnar``), for callers that stop early or stream: nothing beyond the chunk asked for is fetched."""
+    if not columnar(cur):
+        while chunk := cur.fetchmany(rows):
+            yield chunk
+        return
+    import pyarrow as pa
+
+    reader = cur.to_arrow_reader(max(rows, 1))
+    for batch in reader:
+        if batch.num_rows:
+            yield list(zip(*_pylists(pa.Table.from_batches([batch])), strict=True))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -108,6 +109,42 @@ def connect(db_path: str | Path, *, read_only: bool = False, migrate: bool = Tru
     return con
 
 
+# Connections with a statement DuckDB could not interrupt still running on one of their cursors
+# (``abandon``): closing them would wait for it to end.
+_RUNAWAY: dict[int, list[threading.Thread]] = {}
+_RUNAWAY_LOCK = threading.Lock()
+
+
+def abandon(con: duckdb.DuckDBPyConnection, cur: duckdb.DuckDBPyConnection, worker: threading.Thread) -> None:
+    """``cur`` (a cursor of ``con``) runs a statement past its time limit that ``worker`` is waiting
+    on: close the cursor when it ends, and let ``close(con)`` return at once meanwhile."""
+    with _RUNAWAY_LOCK:
+        _RUNAWAY.setdefault(id(con), []).append(worker)
+
+    def finish() -> None:
+        worker.join()
+        cur.close()
+
+    threading.Thread(target=finish, name="edgar-sql-runaway", daemon=True).start()
+
+
+def close(con: duckdb.DuckDBPyConnection) -> None:
+    """Close a connection; one with a runaway statement (``abandon``) is closed in the background
+    once the statement ends, so that its caller is answered now."""
+    with _RUNAWAY_LOCK:
+        workers = [w for w in _RUNAWAY.pop(id(con), []) if w.is_alive()]
+    if not workers:
+        con.close()
+        return
+
+    def finish() -> None:
+        for w in workers:
+            w.join()
+        con.close()
+
+    threading.Thread(target=finish, name="edgar-sql-close", daemon=True).start()
+
+
 @contextmanager
 def reader(db_path: str | Path, *, sandboxed: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
     """The published warehouse, read-only (sandboxed unless ``sandboxed=False``, as `export` needs),
@@ -116,7 +153,7 @@ def reader(db_path: str | Path, *, sandboxed: bool = True) -> Iterator[duckdb.Du
     try:
         yield con
     finally:
-        con.close()
+        close(con)
 
 
 @contextmanager

@@ -3,6 +3,7 @@ included), a statement time limit, a row limit, one statement per call (issue 8,
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from flows.cli import EXIT_TRUNCATED
 from warehouse.read.queries import QueryError, QueryTimeout, run_query
 from warehouse.store.db import reader, writer
 
@@ -65,8 +67,10 @@ def test_row_limit_fetches_at_most_n_and_says_so(db):
         whole = run_query(con, "SELECT * FROM t", max_rows=10)
         assert len(whole.rows) == 10 and not whole.truncated
     cli = sql(db, "SELECT * FROM t ORDER BY i", "--max-rows", "3", "-f", "csv")
-    assert cli.returncode == 0 and cli.stdout.split() == ["i", "0", "1", "2"]
+    assert cli.returncode == EXIT_TRUNCATED and cli.stdout.split() == ["i", "0", "1", "2"]
     assert "truncated" in cli.stderr
+    table = sql(db, "SELECT * FROM t ORDER BY i", "--max-rows", "3")
+    assert table.returncode == 0 and "truncated" in table.stderr  # a table is for reading: it says so
 
 
 def test_one_statement_per_call(db):
@@ -82,4 +86,37 @@ def test_one_statement_per_call(db):
 
 def test_read_only_even_through_sql(db):
     r = sql(db, "DELETE FROM t")
-    assert r.returncode == 1 and "read-only" in r.stderr.lower(), r.stderr
+    assert r.returncode == 1 and "refused: only statements that read" in r.stderr, r.stderr
+
+
+def test_csv_and_json_stream_every_row_or_exit_non_zero(tmp_path):
+    """`sql "SELECT * FROM facts" -f csv > all.csv` wrote 100,001 of 495,493 rows and exited 0 (only
+    stderr said `truncated`): CSV and JSON now stream every row, and a cut one exits EXIT_TRUNCATED."""
+    db = tmp_path / "w.duckdb"
+    with writer(db, command="test") as con:
+        con.execute("CREATE TABLE big AS SELECT range AS i, 'row ' || range AS s FROM range(150000)")
+    csv_out = sql(db, "SELECT * FROM big ORDER BY i", "-f", "csv")
+    assert csv_out.returncode == 0, csv_out.stderr
+    lines = csv_out.stdout.splitlines()
+    assert len(lines) == 150001 and lines[0] == "i,s" and lines[-1] == "149999,row 149999"
+    json_out = sql(db, "SELECT * FROM big ORDER BY i", "-f", "json")
+    assert json_out.returncode == 0, json_out.stderr
+    rows = json.loads(json_out.stdout)
+    assert len(rows) == 150000 and rows[-1] == {"i": 149999, "s": "row 149999"}
+    assert json.loads(sql(db, "SELECT * FROM big WHERE false", "-f", "json").stdout) == []
+    cut = sql(db, "SELECT * FROM big ORDER BY i", "-f", "json", "--max-rows", "2")
+    assert cut.returncode == EXIT_TRUNCATED and "truncated" in cut.stderr
+    assert json.loads(cut.stdout) == [{"i": 0, "s": "row 0"}, {"i": 1, "s": "row 1"}]
+
+
+def test_readers_memory_is_bounded_and_cannot_be_raised(db, monkeypatch):
+    """Readers had DuckDB's default memory limit (80 % of RAM: 18.8 GiB here)."""
+    with reader(db) as con:
+        assert con.execute("SELECT current_setting('memory_limit')").fetchone()[0] == "953.6 MiB"  # 1GB
+        with pytest.raises(QueryError, match="refused"):
+            run_query(con, "SET memory_limit = '100GB'")
+        with pytest.raises(QueryError, match="refused"):
+            run_query(con, "PRAGMA memory_limit = '100GB'")
+    monkeypatch.setenv("EDGAR_WAREHOUSE_READER_MEMORY_LIMIT", "256MB")
+    with reader(db) as con:
+        assert con.execute("SELECT current_setting('memory_limit')").fetchone()[0] == "244.1 MiB"
