@@ -20,6 +20,7 @@ import logging
 import os
 import platform
 import shutil
+import struct
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -215,6 +216,38 @@ def _base(db: Path, command: str) -> str:
     return json.dumps({"published": ident, "command": command})
 
 
+def write_locker(path: Path) -> int | None:
+    """The pid of another process holding ``path`` open read-write with DuckDB (its fcntl write lock:
+    a plain ``duckdb.connect(path)``), else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        held = fcntl.fcntl(fd, fcntl.F_GETLK, struct.pack("hhqqi", fcntl.F_WRLCK, os.SEEK_SET, 0, 0, 0))
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    kind, _, _, _, pid = struct.unpack("hhqqi", held)
+    return pid if kind == fcntl.F_WRLCK else None
+
+
+def _written_behind(db: Path) -> str | None:
+    """Why publishing over ``db`` would lose writes made to it directly (not through a build), if it would."""
+    pid = write_locker(db)
+    if pid is not None:
+        return f"process {pid} holds {db.name} open read-write"
+    try:
+        recorded = json.loads(base_path_for(db).read_text())["published"]
+    except (OSError, ValueError, KeyError):
+        return None
+    now = json.loads(_base(db, ""))["published"]
+    if recorded != now:
+        return f"{db.name} was written since this run copied it"
+    return None
+
+
 def discard_build(db_path: str | Path) -> None:
     """Remove a build file (and its WAL and spill folder) left by a writer that did not publish."""
     build = build_path_for(db_path)
@@ -231,6 +264,11 @@ def prepare_build(db_path: str | Path, *, command: str = "", resume: bool = Fals
     db = Path(db_path)
     build = build_path_for(db)
     base = base_path_for(db)
+    pid = write_locker(db)
+    if pid is not None:
+        raise WarehouseError(f"{db}: process {pid} holds it open read-write (a duckdb.connect of the published "
+                             f"file?); what it writes would be lost when this run publishes: close it, or open "
+                             f"it read_only=True, and run again")
     try:
         same = resume and build.exists() and base.read_text() == _base(db, command)
     except OSError:
@@ -256,6 +294,8 @@ def prepare_build(db_path: str | Path, *, command: str = "", resume: bool = Fals
 def publish_build(db_path: str | Path) -> None:
     """Make the (closed, checkpointed) build file the published warehouse, atomically.
 
+    Refused (the build discarded) when the published file was written directly meanwhile, or is held
+    open read-write by another process: renaming over it would silently drop those writes.
     fsync the build, rename it over the published path, fsync the directory. A WAL beside the
     published file (from an older version of this program) was copied into the build, so it is
     removed first: a reader in between sees the last checkpoint, never the old WAL on the new file."""
@@ -263,6 +303,12 @@ def publish_build(db_path: str | Path) -> None:
     build = build_path_for(db)
     if wal_of(build).exists():
         raise WarehouseError(f"{build}: still has a WAL after closing; not published")
+    behind = _written_behind(db)
+    if behind:  # a connection wrote to the published file itself: replacing it would drop that silently
+        discard_build(db)
+        raise WarehouseError(f"{db}: not published, this run's work is discarded: {behind} (a duckdb.connect of "
+                             f"the published file?), and publishing would drop what it wrote; open the "
+                             f"warehouse read_only=True, and run again")
     _fsync_path(build)
     wal_of(db).unlink(missing_ok=True)
     os.replace(build, db)

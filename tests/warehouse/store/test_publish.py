@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from helpers import COMPANYFACTS_FILES
-from warehouse.errors import DamagedWarehouse, WriterBusy
+from warehouse.errors import DamagedWarehouse, WarehouseError, WriterBusy
 from warehouse.store.db import publishing, reader, writer
 from warehouse.store.publish import build_path_for, current_writer, lock_path_for, read_holder
 
@@ -252,3 +252,48 @@ def test_a_bulk_write_settles_even_after_a_run_killed_while_settling(tmp_path):
     with writer(db, command="bootstrap", bulk=True) as con:
         con.execute("CREATE TABLE _edgar_settle (x INTEGER)")
     assert not build_path_for(db).exists()
+
+
+def _plain_connection(db: Path, sql: str, *, hold: bool) -> subprocess.Popen:
+    """Another process with a plain ``duckdb.connect(db)`` (read-write) that runs ``sql``; it says
+    "ready" and, with ``hold``, keeps the connection open until its stdin closes."""
+    code = textwrap.dedent(f"""
+        import sys, duckdb
+        con = duckdb.connect({str(db)!r})
+        con.execute({sql!r})
+        if not {hold!r}:
+            con.close()
+        print("ready", flush=True)
+        sys.stdin.read()
+    """)
+    p = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "ready"
+    return p
+
+
+def test_a_table_written_into_the_published_file_during_a_load_is_never_dropped_silently(tmp_path):
+    """A plain duckdb.connect('edgar.duckdb') that wrote during a load succeeded, and its table
+    vanished when the load published its build over the file: now the publish is refused (the
+    build discarded, the table kept), and a load does not start while such a connection is open."""
+    db = tmp_path / "w.duckdb"
+    with writer(db, command="test") as con:
+        con.execute("CREATE TABLE t AS SELECT 1 AS i")
+    with pytest.raises(WarehouseError, match="was written since this run copied it"):
+        with writer(db, command="test") as con:
+            con.execute("CREATE TABLE from_the_load AS SELECT 1 AS i")
+            p = _plain_connection(db, "CREATE TABLE mine AS SELECT 42 AS answer", hold=False)
+            p.communicate("")
+    with reader(db) as con:
+        tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    assert {"t", "mine"} <= tables and "from_the_load" not in tables
+    assert not build_path_for(db).exists()
+
+    holder = _plain_connection(db, "SELECT 1", hold=True)
+    try:
+        with pytest.raises(WarehouseError, match=f"process {holder.pid} holds it open read-write"):
+            with writer(db, command="test"):
+                pass
+    finally:
+        holder.communicate("")
+    with writer(db, command="test") as con:  # once it is closed, loads go on
+        con.execute("CREATE TABLE after AS SELECT 1 AS i")
