@@ -108,9 +108,9 @@ async def _hostile_session(db: Path) -> tuple[list[tuple[str, dict, dict | None]
                                    cwd=str(ROOT))
     logs = db.parent / "logs"
     hostile: list[tuple[str, dict]] = [
-        ("query", {"sql": f"COPY (SELECT 'pwned' AS x) TO '{db}' (FORMAT csv, USE_TMP_FILE false)"}),
         ("query", {"sql": f"CALL enable_logging(storage='file', storage_path='{logs}')"}),
         ("query", {"sql": f"SELECT * FROM enable_logging(storage='file', storage_path='{logs}')"}),
+        ("query", {"sql": f"COPY (SELECT 'pwned' AS x) TO '{db}' (FORMAT csv, USE_TMP_FILE false)"}),
         ("query", {"sql": "SELECT sleep_ms(60000)"}),
         ("query", {"sql": "x" * 30_000}),
         ("query", {"sql": 42}),
@@ -154,7 +154,7 @@ def test_the_server_survives_anything_a_caller_sends(agent_db, tmp_path):
         assert "pydantic" not in error["message"] and "http" not in error["message"], error["message"]
         assert follow["rows"] and follow["rows"][0][0] > 0, (name, follow)
     messages = [answer["error"]["message"] for _, answer, _ in seen]
-    assert messages[0].startswith("refused: ") and messages[1].startswith("refused: ")
+    assert all(m.startswith("refused: ") for m in messages[:3]), messages[:3]
     assert "time limit" in messages[3]
     assert "companies" in messages[10] and "at most 50" in messages[10]
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest

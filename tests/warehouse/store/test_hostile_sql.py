@@ -137,9 +137,9 @@ def test_the_destroying_copy_and_the_logging_call_through_a_real_cli(tmp_path):
     with writer(db, command="test") as con:
         con.execute("CREATE TABLE t AS SELECT range AS i FROM range(10)")
     before = state(db)
-    for query in (f"COPY (SELECT 'pwned' AS x) TO '{db}' (FORMAT csv, USE_TMP_FILE false)",
+    for query in (f"CALL enable_logging(storage='file', storage_path='{tmp_path}/logs')",
                   f"COPY (SELECT 'pwned' AS x) TO '{wal_of(db)}' (FORMAT csv, USE_TMP_FILE false)",
-                  f"CALL enable_logging(storage='file', storage_path='{tmp_path}/logs')"):
+                  f"COPY (SELECT 'pwned' AS x) TO '{db}' (FORMAT csv, USE_TMP_FILE false)"):
         r = cli(db, "sql", query)
         assert r.returncode == 1 and r.stderr.startswith("error: refused: ") and r.stdout == "", (query, r)
         assert state(db) == before
@@ -154,8 +154,8 @@ def test_the_destroying_copy_and_the_logging_call_through_the_notebook_api(tmp_p
         con.execute("CREATE TABLE t AS SELECT range AS i FROM range(10)")
     before = state(db)
     with open_warehouse(db) as wh:
-        for query in (f"COPY (SELECT 'pwned' AS x) TO '{db}' (FORMAT csv, USE_TMP_FILE false)",
-                      f"CALL enable_logging(storage='file', storage_path='{tmp_path}/logs')"):
+        for query in (f"CALL enable_logging(storage='file', storage_path='{tmp_path}/logs')",
+                      f"COPY (SELECT 'pwned' AS x) TO '{db}' (FORMAT csv, USE_TMP_FILE false)"):
             with pytest.raises(QueryRefused):
                 wh.sql(query)
             assert wh.sql("SELECT count(*) AS n FROM t")["n"].to_list() == [10]
