@@ -58,7 +58,7 @@ def test_scripted_mcp_session_over_stdio(agent_db):
     assert all(t.annotations.read_only_hint for t in out["tools"].values())
     assert "receipt" in out["tools"]["get_facts"].description  # what comes back is said, no output schema
     listed = sum(len(t.model_dump_json(by_alias=True, exclude_none=True)) for t in out["tools"].values())
-    assert listed < 12_000, listed  # 49 KB before, 40 KB of it output schemas (issue 22 item 5)
+    assert listed < 16_000, listed  # 64 KB for these 13 tools before, 51 KB of it output schemas (issue 22 item 5)
 
     assert out["resolve"]["status"] == "resolved" and out["resolve"]["company"]["cik"] == 320193
 

@@ -161,18 +161,21 @@ def _execute(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | N
         worker.join(STOP_GRACE)
         if worker.is_alive():
             abandon(con, cur, worker)
-            raise QueryTimeout(f"stopped after the {timeout:g} s statement time limit "
-                               f"(narrow the query, or give it more time)")
+            raise _timed_out(timeout)
     cur.close()
     exc = box.get("error")
     if exc is None:
         return box["value"]
     if isinstance(exc, duckdb.Error):
         if fired or isinstance(exc, duckdb.InterruptException):
-            raise QueryTimeout(f"stopped after the {timeout:g} s statement time limit "
-                               f"(narrow the query, or give it more time)") from exc
+            raise _timed_out(timeout) from exc
         raise QueryError(f"{type(exc).__name__}: {exc}") from exc
     raise exc
+
+
+def _timed_out(timeout: float | None) -> QueryTimeout:
+    limit = f"the {timeout:g} s statement time limit" if timeout else "an interrupt"
+    return QueryTimeout(f"stopped after {limit} (narrow the query, or give it more time)")
 
 
 def _columns(cur: duckdb.DuckDBPyConnection) -> list[str]:
