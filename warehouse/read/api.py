@@ -300,7 +300,7 @@ class Warehouse:
         frame = self._sql(sql("read/api/statement"), {"accession": accession, "statement": statement})
         if frame.is_empty():
             printed = self._sql("SELECT statement FROM filing_statements WHERE accession = $accession",
-                               {"accession": accession})["statement"].to_list()
+                                {"accession": accession})["statement"].to_list()
             raise UnknownNameError(f"statement of filing {accession}", statement, printed,
                                    "" if printed else "; its inline-XBRL document is not loaded")
         return frame
