@@ -11,7 +11,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import duckdb
 
@@ -67,7 +67,7 @@ class Result:
     columns: list[str]
     rows: list[tuple]
     truncated: bool = False
-    cut_by: str | None = None
+    cut_by: Literal["rows", "bytes"] | None = None
     next_offset: int | None = None
 
 
@@ -96,7 +96,8 @@ def admit(con: duckdb.DuckDBPyConnection, query: str) -> duckdb.Statement:
         raise QueryRefused(f"refused: only statements that read are accepted (SELECT, WITH, FROM, VALUES, SHOW, "
                            f"DESCRIBE, SUMMARIZE), not {statement.type.name}")
     try:
-        tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [statement.query]).fetchone()[0])
+        serialised = con.execute("SELECT json_serialize_sql(?)", [statement.query]).fetchone()
+        tree = json.loads(serialised[0] if serialised else "{}")
     except RecursionError:
         raise QueryRefused("refused: the statement nests too deep to be checked (hundreds of levels)") from None
     if tree.get("error"):
@@ -197,7 +198,7 @@ def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | 
         columns = _columns(cur)
         if max_rows is None and max_bytes is None and not offset:
             return Result(columns, fetch_rows(cur))
-        if max_bytes is None and not offset:
+        if max_bytes is None and not offset and max_rows is not None:
             rows = fetch_rows(cur, max_rows + 1)
             cut = len(rows) > max_rows
             return Result(columns, rows[:max_rows], truncated=cut, cut_by="rows" if cut else None,
