@@ -1,10 +1,16 @@
--- reads: facts_current, company_facts_as_of_only, standard_concept_chains, subtractable_unit, ytd_steps_one_quarter, chain_pick_key, value_exponent, plain_number
+-- reads: facts_current, company_facts_as_of_only, standard_value_timeline_of, standard_concept_chains, subtractable_unit, ytd_steps_one_quarter, chain_pick_key, value_exponent, plain_number, fact_version_order
 -- Point-in-time standard facts of some companies, the same rules as the metrics refresh (warehouse/sql/refresh/):
 -- * per period (cik, standard_concept, unit, period_start, period_end) over facts_as_of(ts), the
---   candidates are every chain tag with a value, ranked by chain_pick_key: general-scope totals
---   before parts, the largest general-scope currency flow (equal within rounding: chain order),
---   else chain order; candidates lists every candidate with its value, the matched tag first
---   (tags_tried: the chain up to the matched tag);
+--   value is what the LATEST filing reporting any of the chain's tags for that period says (by
+--   fact_version_order of the tags' current versions: never an older filing's figure under a tag
+--   the company stopped using; totals before parts: the latest filing reporting a general-scope tag
+--   when one did): the chain tags that filing reports are ranked by chain_pick_key: general-scope
+--   totals before parts, the largest general-scope currency flow (equal within rounding: chain
+--   order), else chain order; candidates lists every chain tag's current value, the matched tag
+--   first, the latest filing's tags in pick order, then the older filings' tags ranked the same way
+--   among themselves (tags_tried: the chain up to the matched tag); prior_value /
+--   prior_accession / prior_filed: the last DIFFERENT value in the period's timeline across tags
+--   (standard_value_timeline_of: what each filing said) and the filing that said it;
 -- * discrete quarters Q2/Q3/Q4 are derived from year-to-date values of ONE tag (same cik, unit,
 --   fiscal year and period_start), from every tag reporting both periods, when no tagged discrete
 --   quarter ends on that date; the tag the longer period matched wins, else chain order, and
@@ -34,7 +40,7 @@ WITH public_at AS (  -- the latest version of every fact key public at ts (one b
     FROM company_facts_as_of_only(ciks, ts, chain_concepts)
     WHERE CAST(ts AS TIMESTAMP) < TIMESTAMP '9999-12-31'
 ),
-cand AS (
+cand AS (  -- every chain tag's current value of each slot
     SELECT f.cik, c.standard_concept, c.chain_rank, c.scope, c.additive, c.value_kind, c.tags_tried,
            f.taxonomy, f.concept, f.unit, f.period_start, f.period_end, f.value, f.accession, f.form,
            f.filed, f.known_from, f.fiscal_year, f.fiscal_period, f.duration_class, f.duration_days,
@@ -46,21 +52,34 @@ cand AS (
       AND CASE WHEN c.period_type = 'instant' THEN f.duration_class = 'instant'
                ELSE f.duration_class IN ('quarter', 'six_months', 'nine_months', 'annual') END
 ),
-slots AS (  -- per slot: how many candidates, and the largest general-scope currency flow among them
-    SELECT slot, count(*) AS n, max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END) AS top
+slots AS (  -- per slot: how many candidates, and the latest filing reporting any of them (one reporting a
+            -- general-scope tag, a total, when some filing did: standard_value_timeline_of)
+    SELECT slot, count(*) AS n,
+           arg_max(accession, {'total': scope = 'general',
+                               'order': fact_version_order(known_from, filed, accession, 0)}) AS latest
     FROM cand GROUP BY slot
 ),
-keyed AS (  -- the candidates of slots of several (one candidate, most slots, is its slot's pick) with their pick
-            -- key; the exponents are columns computed once per row where chain_pick_key compares with rounding
-            -- (value <> top): passed as expressions, a macro would copy them into each place it uses them
-    SELECT * EXCLUDE (top, value_e, top_e),
-           chain_pick_key(scope, additive, value_kind, value, chain_rank, top, value_e, top_e) AS pick_key
-    FROM (SELECT c.*, s.top, CASE WHEN c.value <> s.top THEN value_exponent(c.value) END AS value_e,
-                 CASE WHEN c.value <> s.top THEN value_exponent(s.top) END AS top_e
-          FROM cand c JOIN slots s ON s.slot = c.slot AND s.n > 1)
+several AS (  -- the candidates of slots of several (one candidate, most slots, is its slot's pick), marked
+              -- when the latest filing reports them
+    SELECT c.*, c.accession = s.latest AS in_latest FROM cand c JOIN slots s ON s.slot = c.slot AND s.n > 1
 ),
-tried AS (  -- the pick (the least key: unique in its slot, the chain rank is its last part) and the candidates
-            -- in pick order: (key, text) pairs sorted, aggregates over slots, never a window partitioned by
+tops AS (  -- the largest general-scope currency flow among the latest filing's candidates, and the others'
+    SELECT slot, max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END) AS top,
+           in_latest
+    FROM several GROUP BY slot, in_latest
+),
+keyed AS (  -- with their pick key: the latest filing's tags first, then chain_pick_key within each group; the
+            -- exponents are columns computed once per row where chain_pick_key compares with rounding
+            -- (value <> top): passed as expressions, a macro would copy them into each place it uses them
+    SELECT * EXCLUDE (top, value_e, top_e, in_latest),
+           list_prepend(CASE WHEN in_latest THEN 0 ELSE 1 END,
+                        chain_pick_key(scope, additive, value_kind, value, chain_rank, top, value_e, top_e)) AS pick_key
+    FROM (SELECT c.*, t.top, CASE WHEN c.value <> t.top THEN value_exponent(c.value) END AS value_e,
+                 CASE WHEN c.value <> t.top THEN value_exponent(t.top) END AS top_e
+          FROM several c JOIN tops t ON t.slot = c.slot AND t.in_latest = c.in_latest)
+),
+tried AS (  -- the pick (the least key: unique in its slot, the chain rank is its last part: a tag of the
+            -- latest filing) and the candidates in pick order: (key, text) pairs sorted, aggregates over slots, never a window partitioned by
             -- slot (DuckDB pays a fixed cost per partition) nor an ORDER BY aggregate
     SELECT slot, min(pick_key) AS best,
            list_transform(list_sort(list((pick_key, tag_value))), lambda e: e[2]) AS candidates
@@ -98,6 +117,13 @@ per_tag AS (  -- the quarter derived from each tag that reports both year-to-dat
       ON r.cik = l.cik AND r.standard_concept = l.standard_concept AND r.unit = l.unit AND r.period_end = l.period_end
     WHERE l.additive AND subtractable_unit(l.unit)
 ),
+prior AS (  -- the last different value of each reported slot across tags, and the filing that said it
+    SELECT t.slot, arg_max({'value': t.pick.value, 'accession': t.accession, 'filed': t.pick.filed},
+                           t.filing_order) AS p
+    FROM standard_value_timeline_of(ciks, ts, chain_concepts) t
+    JOIN reported r ON r.slot = t.slot AND t.pick.value <> r.value
+    GROUP BY t.slot
+),
 derived AS (  -- with its pick key: the tag the longer period matched, else chain order (a tag twice, from
               -- year-to-date periods of two starts: the earlier start)
     SELECT *, (NOT same_tag_as_ytd, chain_rank, taxonomy, concept, inputs[1].period_start) AS pick_key FROM per_tag
@@ -112,14 +138,16 @@ SELECT cik, standard_concept, fiscal_year, fiscal_period, duration_class, durati
        tags_tried, candidates, accession, form, filed, known_from, 'reported' AS derivation, CAST([] AS VARCHAR[]) AS flags,
        [{'step': 'reported', 'taxonomy': taxonomy, 'concept': concept, 'unit': unit,
          'period_start': period_start, 'period_end': period_end, 'accession': accession,
-         'value': value, 'known_from': known_from}] AS inputs
-FROM reported
+         'value': value, 'known_from': known_from}] AS inputs,
+       p.p.value AS prior_value, p.p.accession AS prior_accession, p.p.filed AS prior_filed
+FROM reported LEFT JOIN prior p USING (slot)
 UNION ALL BY NAME
 SELECT d.cik, d.standard_concept, d.fiscal_year, d.fiscal_period, d.duration_class, d.duration_days,
        d.period_start, d.period_end, d.value, d.unit, d.taxonomy, d.concept AS matched_tag, d.chain_rank, d.scope,
        d.tags_tried, t.candidates, d.accession, d.form, d.filed, d.known_from, 'derived_' || lower(d.fiscal_period) AS derivation,
        CASE WHEN d.same_tag_as_ytd THEN CAST([] AS VARCHAR[]) ELSE ['tag_differs_from_ytd_pick'] END AS flags,
-       d.inputs
+       d.inputs, CAST(NULL AS DECIMAL(38, 10)) AS prior_value, CAST(NULL AS VARCHAR) AS prior_accession,
+       CAST(NULL AS DATE) AS prior_filed
 FROM derived d
 JOIN derived_tried t ON t.cik = d.cik AND t.standard_concept = d.standard_concept AND t.unit = d.unit
                     AND t.period_start = d.period_start AND t.period_end = d.period_end

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import COMPANYFACTS_FILES, NOW, private_schema, table_scans
+from helpers import COMPANYFACTS_FILES, NOW, each_table_scan, private_schema, table_scans
 from helpers import differences as _differences
 from pipelines.documents import read_local_document
 from pipelines.parse import parse_document
@@ -68,15 +68,20 @@ def test_current_rows_path_equals_ranking_every_version(con):
                         f"SELECT * FROM standard_facts WHERE list_contains({pair}, cik)") == 0
 
 
-def test_now_reads_current_rows_only(con):
-    """Now reads neither the versions nor the acceptance times; a past instant reads that company's versions."""
+def test_now_reads_current_rows_and_the_companys_chain_versions_only(con):
+    """Now reads the values from the current rows, and for the prior values across tags (what each
+    filing said: standard_value_timeline_of) the company's versions of chain tags only, never another
+    company's; a past instant reads that company's versions."""
     cik = _ciks(con)[0]
+    company = fetch_value(con, "SELECT count(*) FROM facts WHERE cik = ?", [cik])
+    chain_versions = fetch_value(con, "SELECT count(*) FROM facts WHERE cik = ?"
+                                      " AND concept IN (SELECT concept FROM standard_concepts)", [cik])
     now = table_scans(con, f"SELECT * FROM company_standard_facts_as_of([{cik}], {NOW})")
-    assert "facts" not in now and "accession_acceptance" not in now
     assert 0 < now["facts_current_rows"][1] <= fetch_value(con, "SELECT count(*) FROM facts_current WHERE cik = ?", [cik])
-    past = table_scans(con, f"SELECT * FROM company_standard_facts_as_of([{cik}], {MIDDLE})")
-    assert "facts_current_rows" not in past
-    assert past["facts"][1] == fetch_value(con, "SELECT count(*) FROM facts WHERE cik = ?", [cik])
+    assert 0 < now["facts"][1] <= chain_versions
+    past = each_table_scan(con, f"SELECT * FROM company_standard_facts_as_of([{cik}], {MIDDLE})")
+    assert "facts_current_rows" not in {name for name, _, _ in past}
+    assert [out for name, _, out in past if name == "facts"] == [company, company]  # the values, the timeline
 
 
 @pytest.mark.parametrize("ts", [NOW, MIDDLE])
@@ -95,10 +100,10 @@ def test_one_standard_concept_is_the_unrestricted_rows_of_it(con, ts):
 def test_as_of_restricted_to_the_chain_reads_only_its_tags(con):
     cik = _ciks(con)[0]
     chain = fetch_value(con, sql("agent/chain_concepts"), {"concept": "revenue"})
-    scans = table_scans(con, f"SELECT * FROM company_standard_facts_as_of_only([{cik}], {MIDDLE}, ['revenue'], $chain)",
-                        {"chain": chain})
-    assert scans["facts"][1] == fetch_value(
-        con, "SELECT count(*) FROM facts WHERE cik = ? AND list_contains(?, concept)", [cik, chain])
+    scans = each_table_scan(con, f"SELECT * FROM company_standard_facts_as_of_only([{cik}], {MIDDLE}, ['revenue'], $chain)",
+                            {"chain": chain})
+    tags = fetch_value(con, "SELECT count(*) FROM facts WHERE cik = ? AND list_contains(?, concept)", [cik, chain])
+    assert [out for name, _, out in scans if name == "facts"] == [tags, tags]  # the values, the timeline
 
 
 # ---- the current standard facts kept as data (standard_facts_rows, migration 0016) ----------------

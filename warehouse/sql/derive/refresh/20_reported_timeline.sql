@@ -1,49 +1,53 @@
--- Timeline of the REPORTED standard value of each slot: at each moment a chain tag's value
--- changed, the candidates are the latest value of every chain tag for that period, ranked by
--- chain_pick_key (general-scope totals first, the largest general-scope currency flow, then chain
--- order); consecutive moments with the same pick collapse into one interval [valid_from, valid_to).
--- A slot with one candidate (most slots) skips all of it: that candidate from its known_from on.
--- (standard_facts lists the candidates with their values; the refresh needs only the pick.)
+-- Timeline of the REPORTED standard value of each slot, by filing: the value of a period is what the
+-- latest filing reporting any of the chain's tags for it says, the pick among the tags THAT filing
+-- reports by chain_pick_key (general-scope totals first, the largest general-scope currency flow,
+-- then chain order), so a tag's value from an older filing never beats a newer filing's figure (a
+-- tag the company stopped using keeps no value standing); totals before parts across filings too:
+-- once a filing reported a general-scope tag for the period, a later filing of narrower tags only is
+-- not its answer (standard_value_timeline_of, said the same way). Consecutive filings that say the same
+-- value (a confirmation, or the same value under another tag) collapse into one interval
+-- [valid_from, valid_to) that keeps the first one's pick: a metric gets a new version only when a
+-- value changes. A slot whose versions are all of one tag (most slots) skips the ranking: the
+-- tag's changes of value, each from its known_from on. The same rule as standard_facts
+-- (company_standard_facts_as_of_only, which lists the candidates; the refresh needs only the pick).
 -- grain: (slot, valid_from).
--- reads: std_cand, chain_pick_key, value_exponent
+-- reads: std_cand, chain_pick_key, value_exponent, fact_version_order
 -- creates: std_rep
 CREATE OR REPLACE TEMP TABLE std_rep AS
-WITH n AS (SELECT slot, count(*) = 1 AS alone FROM std_cand GROUP BY slot),
-one AS (SELECT c.* FROM std_cand c SEMI JOIN n ON n.slot = c.slot AND n.alone),
-multi AS (  -- each chain tag's value runs in each slot with several candidates, [known_from, valid_to)
-    SELECT c.*, lead(c.known_from) OVER (PARTITION BY c.slot, c.taxonomy, c.concept
-                                         ORDER BY c.known_from, c.filed, c.accession, c.revision) AS valid_to
-    FROM std_cand c SEMI JOIN n ON n.slot = c.slot AND NOT n.alone
+WITH n AS (SELECT slot, count(DISTINCT taxonomy || ':' || concept) = 1 AS alone FROM std_cand GROUP BY slot),
+one AS (SELECT c.* FROM std_cand c SEMI JOIN n ON n.slot = c.slot AND n.alone WHERE c.is_change),
+multi AS (  -- the versions each filing reports in slots of several tags (SEC's re-issue replaces a version)
+    SELECT c.* FROM std_cand c SEMI JOIN n ON n.slot = c.slot AND NOT n.alone WHERE NOT c.superseded
 ),
-ev AS (SELECT DISTINCT slot, known_from AS t FROM multi),
-latest AS (  -- the latest value of each chain tag of the slot at moment t
-    SELECT ev.t, c.* EXCLUDE (valid_to)
-    FROM ev JOIN multi c ON c.slot = ev.slot AND c.known_from <= ev.t AND ev.t < coalesce(c.valid_to, TIMESTAMP 'infinity')
+filing AS (  -- per slot and filing: the largest general-scope currency flow, and its place in filing order
+    SELECT slot, accession,
+           max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END) AS top,
+           max(fact_version_order(known_from, filed, accession, revision)) AS filing_order
+    FROM multi GROUP BY slot, accession
 ),
-tops AS (  -- the exponents once per row, where chain_pick_key compares with rounding (value <> top)
-    SELECT *, CASE WHEN value <> top THEN value_exponent(value) END AS value_e,
-              CASE WHEN value <> top THEN value_exponent(top) END AS top_e
-    FROM (SELECT *, max(CASE WHEN scope = 'general' AND additive AND value_kind = 'currency' THEN value END)
-                        OVER (PARTITION BY slot, t) AS top
-          FROM latest)
+picked AS (  -- each filing's pick (the exponents once per row, where chain_pick_key compares with rounding)
+    SELECT m.*, f.filing_order FROM multi m JOIN filing f ON f.slot = m.slot AND f.accession = m.accession
+    QUALIFY row_number() OVER (PARTITION BY m.slot, m.accession
+                               ORDER BY chain_pick_key(m.scope, m.additive, m.value_kind, m.value, m.chain_rank, f.top,
+                                                       CASE WHEN m.value <> f.top THEN value_exponent(m.value) END,
+                                                       CASE WHEN m.value <> f.top THEN value_exponent(f.top) END)) = 1
 ),
-picked AS (
-    SELECT * EXCLUDE (top, value_e, top_e) FROM tops
-    QUALIFY row_number() OVER (PARTITION BY slot, t
-                               ORDER BY chain_pick_key(scope, additive, value_kind, value, chain_rank, top,
-                                                       value_e, top_e)) = 1
+first_total AS (  -- totals before parts across filings: the first filing whose pick is a general-scope tag
+    SELECT slot, min(filing_order) AS first_order FROM picked WHERE scope = 'general' GROUP BY slot
+),
+answers AS (  -- the filings that became the period's answer: after a total, a filing of parts only is not
+    SELECT p.* FROM picked p LEFT JOIN first_total t USING (slot)
+    WHERE p.scope = 'general' OR t.first_order IS NULL OR p.filing_order < t.first_order
 ),
 changes AS (
-    SELECT * FROM picked
-    QUALIFY lag(taxonomy || ':' || concept || ':' || accession || ':' || revision) OVER (PARTITION BY slot ORDER BY t)
-            IS DISTINCT FROM taxonomy || ':' || concept || ':' || accession || ':' || revision
+    SELECT * FROM answers
+    QUALIFY lag(value) OVER (PARTITION BY slot ORDER BY filing_order) IS DISTINCT FROM value
 )
-SELECT * EXCLUDE (t, known_from),
-       t AS valid_from,
-       known_from AS fact_known_from,
-       lead(t) OVER (PARTITION BY slot ORDER BY t) AS valid_to
+SELECT * EXCLUDE (filing_order, is_change, superseded, known_from),
+       known_from AS valid_from, known_from AS fact_known_from,
+       lead(known_from) OVER (PARTITION BY slot ORDER BY filing_order) AS valid_to
 FROM changes
 UNION ALL BY NAME
-SELECT * EXCLUDE (known_from), known_from AS valid_from, known_from AS fact_known_from,
-       CAST(NULL AS TIMESTAMP) AS valid_to
+SELECT * EXCLUDE (is_change, superseded, known_from), known_from AS valid_from, known_from AS fact_known_from,
+       lead(known_from) OVER (PARTITION BY slot ORDER BY known_from, filed, accession, revision) AS valid_to
 FROM one;

@@ -15,7 +15,7 @@ WITH tagv AS (  -- each tag's value runs in each slot, [valid_from, valid_to)
            lead(c.known_from) OVER (PARTITION BY c.slot, c.taxonomy, c.concept
                                     ORDER BY c.known_from, c.filed, c.accession, c.revision) AS valid_to
     FROM std_cand c
-    WHERE c.additive AND subtractable_unit(c.unit)
+    WHERE c.is_change AND c.additive AND subtractable_unit(c.unit)
 ),
 keys AS (
     SELECT slot, taxonomy, concept, any_value(cik) AS cik, any_value(standard_concept) AS standard_concept,
