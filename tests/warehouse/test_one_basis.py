@@ -99,3 +99,16 @@ def test_metrics_read_the_same_standard_values(con):
           AND l.period_end = DATE '2014-12-31'""", [HERC])
     assert rows and all(r[0] != Decimal("11046000000") for r in rows), rows
 
+
+def test_no_metric_version_repeats_the_value_of_the_one_before(con):
+    """A version only when the value (as stored, DECIMAL(38, 10)) or its null reason changes: a
+    confirming filing, the same value under another tag, or inputs that moved to the same number add none."""
+    repeated = fetch_all(con, """
+        SELECT count(*) FROM (
+            SELECT value, null_reason, version,
+                   lag(value) OVER w AS prev_value, lag(null_reason) OVER w AS prev_reason
+            FROM derived_metrics
+            WINDOW w AS (PARTITION BY metric, cik, period_start, period_end, input_unit ORDER BY version))
+        WHERE version > 1 AND value IS NOT DISTINCT FROM prev_value AND null_reason IS NOT DISTINCT FROM prev_reason""")
+    assert repeated == [(0,)]
+    assert fetch_all(con, "SELECT count(*) > 100 FROM derived_metrics WHERE version > 1") == [(True,)]
