@@ -112,3 +112,44 @@ def test_no_metric_version_repeats_the_value_of_the_one_before(con):
         WHERE version > 1 AND value IS NOT DISTINCT FROM prev_value AND null_reason IS NOT DISTINCT FROM prev_reason""")
     assert repeated == [(0,)]
     assert fetch_all(con, "SELECT count(*) > 100 FROM derived_metrics WHERE version > 1") == [(True,)]
+
+
+def test_kimberly_clark_margin_keeps_the_consistent_pair_with_the_recast_flag(con):
+    """Q1 2025: revenue 4,840,000,000 and operating income 769,000,000 in the 10-Q; the FY2025 10-K
+    recast revenue to 4,054,000,000 (discontinued operations) and said no operating income for Q1:
+    the margin is the 10-Q's 15.89 %, never 769 / 4,054 = 18.97 %, and says what the 10-K recast."""
+    rows = fetch_all(con, """
+        SELECT d.value, d.flags, d.null_reason, list(l.role || '=' || CAST(l.value AS BIGINT) || '@' || l.accession
+                                                     ORDER BY l.role)
+        FROM derived_metrics_current d JOIN metric_lineage l USING (metric_id)
+        WHERE d.cik = ? AND d.metric = 'operating_margin' AND d.period_start = DATE '2025-01-01'
+          AND d.period_end = DATE '2025-03-31' GROUP BY ALL""", [KIMBERLY_CLARK])
+    assert len(rows) == 1, rows
+    value, flags, null_reason, inputs = rows[0]
+    assert round(value, 4) == Decimal("0.1589") and null_reason is None
+    assert flags == ["as filed in 0000055785-25-000039; revenue recast to 4,054,000,000 by 0001628280-26-007567"]
+    assert inputs == ["denominator=4840000000@0000055785-25-000039", "numerator=769000000@0000055785-25-000039"]
+    # the standard value itself is the recast one
+    assert fetch_all(con, """SELECT value FROM standard_facts WHERE cik = ? AND standard_concept = 'revenue'
+                             AND period_start = DATE '2025-01-01' AND period_end = DATE '2025-03-31'""",
+                     [KIMBERLY_CLARK]) == [(Decimal("4054000000"),)]
+
+
+def test_no_current_ratio_divides_two_filings_without_a_flag(con):
+    """The audit of bases lists the Kimberly-Clark margin as recast after its basis, and no margin or
+    ratio whose inputs no single filing reports goes unflagged (the check metric_bases is empty)."""
+    audit = fetch_all(con, """SELECT issue, detail, filings FROM metric_bases WHERE cik = ? AND metric = 'operating_margin'
+                              AND period_start = DATE '2025-01-01' AND period_end = DATE '2025-03-31'""",
+                      [KIMBERLY_CLARK])
+    assert [(a[0], a[1]) for a in audit] == [
+        ("recast_after_basis", "as filed in 0000055785-25-000039; revenue recast to 4,054,000,000 by 0001628280-26-007567")]
+    assert "0000055785-25-000039" in audit[0][2]
+    unflagged = fetch_all(con, """
+        SELECT metric, cik, period_start, period_end, detail FROM metric_bases
+        WHERE issue = 'inputs_from_different_filings' AND len(flags) = 0
+          AND metric IN ('operating_margin', 'gross_margin', 'net_margin', 'current_ratio', 'debt_to_equity',
+                         'roa', 'roe', 'ebitda', 'net_debt_to_ebitda')
+          AND period_end - coalesce(period_start, period_end) > 100""")  # fiscal years and instants
+    assert unflagged == []
+    checks = dict(fetch_all(con, "SELECT check_name, offending_rows FROM check_results"))
+    assert "metric_bases" in checks

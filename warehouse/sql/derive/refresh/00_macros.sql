@@ -1,8 +1,8 @@
 -- Session macros of the metrics refresh (temp objects; nothing persistent is created here). The
 -- rules shared with standard_facts_as_of (chain_pick_key, same_within_rounding, plain_number...)
 -- are schema definitions (schema/definitions/).
--- reads: -
--- creates: lineage_edge, edge, metric_key
+-- reads: plain_number
+-- creates: lineage_edge, edge, metric_key, recast_note
 --
 -- lineage_edge(...): THE lineage struct, defined once: one input of a metric version = one exact
 -- fact version (metric_lineage's columns without metric_id and load_id). Every input list of the
@@ -36,3 +36,10 @@ CREATE OR REPLACE TEMP MACRO metric_key(metric, cik, period_start, period_end, i
                   array_to_string(list_sort(list_transform(inputs, lambda x: concat_ws(':',
                       x.role, x.taxonomy, x.concept, x.unit, coalesce(CAST(x.period_start AS VARCHAR), ''),
                       CAST(x.period_end AS VARCHAR), x.accession, CAST(x.revision AS VARCHAR)))), ',')));
+
+-- recast_note(concept, value, accession): how a metric's flag names an input a later filing recast
+-- ('revenue recast to 4,054,000,000 by 0001628280-26-007567'; whole numbers with thousands separators).
+CREATE OR REPLACE TEMP MACRO recast_note(concept_, value_, accession_) AS
+    concept_ || ' recast to '
+    || CASE WHEN value_ = trunc(value_) THEN format('{:,}', CAST(value_ AS HUGEINT)) ELSE plain_number(value_) END
+    || ' by ' || accession_;

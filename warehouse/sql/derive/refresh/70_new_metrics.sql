@@ -1,19 +1,22 @@
--- Candidate metric rows -> metric_new (rid: the candidate's rowid in metric_candidates, metric_id):
--- their deterministic metric_id, one row per id (the earliest moment that combination of input
--- versions was current), without the candidates whose value (at the precision it is stored at,
--- DECIMAL(38, 10)) and null reason are those of the candidate before them: a metric gets a version
--- only when its value changes (a re-filed input, the same value under another tag, or inputs that
--- moved and give the same number add none; the standing version's lineage names the filings that
--- first gave it), minus ids already stored.
+-- Candidate metric rows -> metric_runs (rid: the candidate's rowid in metric_candidates, metric_id,
+-- standing, flags): their deterministic metric_id, one row per id (the earliest moment that
+-- combination of input versions was current), without the candidates whose value (at the precision
+-- it is stored at, DECIMAL(38, 10)) and null reason are those of the candidate before them: a metric
+-- gets a version only when its value changes (a re-filed input, the same value under another tag,
+-- or inputs that moved and give the same number add none; the standing version's lineage names the
+-- filings that first gave it). The standing (latest) version carries the flags of the latest
+-- candidate: a later filing that recast one input of a consistent set (refresh/45, 46: "as filed in
+-- X; revenue recast to ... by Y") flags the value it does not change. metric_new: those not stored
+-- yet (80/81 store them); refresh/82 puts the standing flags on a stored version.
 -- Narrow rows only (row id, key, moment, value): the candidate rows themselves are read by 80/81
 -- through rid.
 -- grain: metric_id.
 -- reads: metric_candidates, metric_key, derived_metrics
--- creates: metric_new
-CREATE OR REPLACE TEMP TABLE metric_new AS
+-- creates: metric_runs, metric_new
+CREATE OR REPLACE TEMP TABLE metric_runs AS
 WITH keyed AS (
     SELECT rowid AS rid, metric_key(metric, cik, period_start, period_end, input_unit, rule_version, inputs) AS metric_id,
-           metric, cik, period_start, period_end, input_unit, rule_version, known_from,
+           metric, cik, period_start, period_end, input_unit, rule_version, known_from, flags,
            {'value': value, 'null_reason': null_reason} AS said
     FROM metric_candidates
 ),
@@ -22,13 +25,31 @@ ids AS (
     QUALIFY row_number() OVER (PARTITION BY metric_id ORDER BY known_from) = 1
 ),
 changed AS (
-    SELECT rid, metric_id FROM ids
+    SELECT * FROM ids
     QUALIFY lag(said) OVER (PARTITION BY metric, cik, period_start, period_end, input_unit, rule_version
-                                    ORDER BY known_from, metric_id) IS DISTINCT FROM said
+                            ORDER BY known_from, metric_id) IS DISTINCT FROM said
+),
+runs AS (
+    SELECT rid, metric_id, metric, cik, period_start, period_end, input_unit, rule_version, flags,
+           lead(metric_id) OVER (PARTITION BY metric, cik, period_start, period_end, input_unit, rule_version
+                                 ORDER BY known_from, metric_id) IS NULL AS standing
+    FROM changed
+),
+latest AS (  -- the flags of each metric's latest candidate
+    SELECT metric, cik, period_start, period_end, input_unit, rule_version,
+           arg_max(flags, (known_from, metric_id)) AS flags
+    FROM keyed GROUP BY ALL
 )
-SELECT c.rid, c.metric_id FROM changed c
+SELECT r.rid, r.metric_id, r.standing, CASE WHEN r.standing THEN l.flags ELSE r.flags END AS flags
+FROM runs r
+JOIN latest l ON l.metric = r.metric AND l.cik = r.cik AND l.period_start IS NOT DISTINCT FROM r.period_start
+             AND l.period_end = r.period_end AND l.input_unit IS NOT DISTINCT FROM r.input_unit
+             AND l.rule_version = r.rule_version;
+
+CREATE OR REPLACE TEMP TABLE metric_new AS
+SELECT r.rid, r.metric_id, r.flags FROM metric_runs r
 -- a metric_id hashes its cik: only the refreshed companies' stored ids can match (never all of them;
 -- the range first: it skips other companies' row groups)
 ANTI JOIN (SELECT metric_id FROM derived_metrics
            WHERE cik BETWEEN list_min($ciks) AND list_max($ciks) AND list_contains($ciks, cik)) d
-     ON d.metric_id = c.metric_id;
+     ON d.metric_id = r.metric_id;

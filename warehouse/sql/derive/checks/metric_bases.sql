@@ -1,0 +1,10 @@
+-- check: metric_bases: no current derived metric combines input values that no single filing
+-- reports without saying so (issue 21: one basis per number): metric_bases rows of kind
+-- inputs_from_different_filings that carry no flag, for the companies being checked.
+-- grain of offending rows: metric_id. severity = 1 (each is a number no filing supports).
+-- input: check_facts = the companies being checked.
+-- reads: check_facts, metric_bases_of
+SELECT b.metric_id, b.metric, b.cik, b.fiscal_year, b.fiscal_period, b.period_start, b.period_end, b.value,
+       b.filings, b.detail, 1.0 AS severity
+FROM metric_bases_of((SELECT list(DISTINCT cik) FROM check_facts)) b
+WHERE b.issue = 'inputs_from_different_filings' AND len(b.flags) = 0
