@@ -503,8 +503,10 @@ def compare(
     format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
 ) -> None:
     """One row per company for a metric or concept in a fiscal year, with warnings when periods,
-    tags or currencies do not line up. Margins and growth are fractions (0.1369 = 13.69%)."""
+    tags or currencies do not line up. The table shows margins and growth as percentages, ratios as
+    multiples; json and csv give the fractions (0.1369 = 13.69%)."""
     from warehouse.read.compare import compare as compare_rows
+    from warehouse.read.report_svg import shown
     from warehouse.schema.vocabulary import UnknownMetricError
 
     with reader(State.db) as con:
@@ -518,6 +520,8 @@ def compare(
     if format is Format.json:
         print_result(_rows_result(rows, [*columns, "warnings"]), format)
         return
+    if format is Format.table:  # each number in its own unit (a margin as a percentage, a ratio as a multiple)
+        rows = [{**r, "value": shown(r["value"], r["unit"], name)} if r["unit"] == "pure" else r for r in rows]
     print_result(_rows_result(rows, columns), format)
     for warning in sorted({w for r in rows for w in r["warnings"]}):
         say("warning", str(warning))
@@ -532,8 +536,10 @@ def growth(
     ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t")] = None,
     format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
 ) -> None:
-    """Growth of a standard concept between two fiscal years, as a fraction, with both inputs."""
+    """Growth of a standard concept between two fiscal years (the table: a percentage; json and csv: a
+    fraction), with both inputs."""
     from warehouse.read.growth import growth as growth_of
+    from warehouse.read.report_svg import shown
     from warehouse.schema.vocabulary import UnknownMetricError
 
     with reader(State.db) as con:
@@ -544,9 +550,10 @@ def growth(
             except UnknownMetricError as exc:
                 fail(str(exc), EXIT_USAGE)
     columns = list(dict.fromkeys(k for r in rows for k in r if k != "warnings"))
-    if format is Format.table:  # one field per line reads better than 20 narrow columns
+    if format is Format.table:  # one field per line reads better than 20 narrow columns; growth as a percentage
         for r in rows:
-            print_result(Result(["field", "value"], [(c, r.get(c)) for c in columns]), format)
+            print_result(Result(["field", "value"], [(c, shown(r.get(c), "pure") if c == "value" else r.get(c))
+                                                     for c in columns]), format)
     else:
         print_result(_rows_result(rows, columns if format is Format.csv else [*columns, "warnings"]), format)
     for warning in sorted({w for r in rows for w in r.get("warnings", [])}):

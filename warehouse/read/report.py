@@ -20,6 +20,7 @@ from warehouse.read.report_svg import (
     Mark,
     VersionPoint,
     compact,
+    shown,
     timeline_chart,
     trades_chart,
     versions_chart,
@@ -132,7 +133,7 @@ def _metrics_section(wh: Warehouse, cik: int) -> str:
             cols = [c for c in ("role", "taxonomy", "concept", "unit", "period_start", "period_end", "value",
                                 "accession", "known_from", "input_metric_id") if c in e.columns]
             lineage = _table(cols, [[escape("" if v is None else str(v)) for v in row] for row in e.select(cols).rows()])
-            value = f"{float(r['value']):.2%}" if r["unit"] == "pure" else compact(_v(r["value"]), r["unit"] or "")
+            value = shown(r["value"], r["unit"], r["metric"])
             rows.append([f"FY{r['fiscal_year']}", str(r["period_end"]), value,
                          f'<details class="lineage" data-metric-id="{escape(r["metric_id"])}" data-edges="{e.height}">'
                          f"<summary>{escape(r['formula'] or '')} · rule {escape(r['rule_version'] or '')}</summary>"

@@ -34,6 +34,21 @@ def compact(value: float | None, unit: str = "") -> str:
     return f"{sign}${text}" if unit == "USD" else f"{sign}{text}"
 
 
+def shown(value, unit: str | None, metric: str | None = None) -> str:
+    """A number as a reader should see it, in its own unit: a fraction as a percentage (0.1589 ->
+    '15.89%'), a ratio as a multiple (0.8933 -> '0.89x'; which metrics are ratios: their rule files'
+    headers, warehouse.schema.vocabulary.metric_shown_as), an amount compactly ('$4.1B'); None -> 'n/a'."""
+    from warehouse.schema.vocabulary import metric_shown_as
+
+    if value is None:
+        return "n/a"
+    if unit == "pure":
+        if metric_shown_as().get(metric or "") == "multiple":
+            return f"{float(value):.2f}x"
+        return f"{float(value):.2%}"
+    return compact(float(value), unit or "")
+
+
 @dataclass(frozen=True)
 class Linear:
     """Map [d0, d1] onto [r0, r1]."""

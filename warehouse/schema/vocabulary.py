@@ -4,15 +4,17 @@ plain-English aliases, and a "did you mean" list for names that match nothing.""
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import dataclass
 from difflib import get_close_matches
+from functools import cache
 from pathlib import Path
 
 import duckdb
 
 from pipelines.detect import KINDS
 from warehouse.errors import WarehouseError
-from warehouse.schema.sql_files import sql_names
+from warehouse.schema.sql_files import sql, sql_names
 
 #: Plain-English names -> the metric or standard concept they mean (case-insensitive keys).
 ALIASES: dict[str, str] = {
@@ -90,6 +92,18 @@ def vocabulary_lists(schema_root: Path) -> dict[str, NameList]:
                            tuple(check_names())),
         "document_kinds": NameList("Document kinds", "pipelines/detect.py KINDS", tuple(KINDS)),
     }
+
+
+_SHOWN_AS = re.compile(r"^-- metric:\s+(\w+)\s+\(a (FRACTION|RATIO)\b", re.MULTILINE)
+
+
+@cache
+def metric_shown_as() -> dict[str, str]:
+    """How each derived metric of unit ``pure`` reads, from its rule file's header (``-- metric: name
+    (a FRACTION)`` / ``(a RATIO)``): ``percent`` (margins, growth, returns) or ``multiple``
+    (current_ratio, debt_to_equity, net_debt_to_ebitda)."""
+    kinds = {"FRACTION": "percent", "RATIO": "multiple"}
+    return {m.group(1): kinds[m.group(2)] for n in metric_names() if (m := _SHOWN_AS.search(sql(f"derive/metrics/{n}")))}
 
 
 def concept_names(con: duckdb.DuckDBPyConnection) -> list[str]:

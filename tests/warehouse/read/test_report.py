@@ -189,3 +189,21 @@ def test_unknown_company_or_concept_is_a_clear_error(company_warehouse, tmp_path
                                  "--out", str(out)])
     assert result.exit_code == EXIT_NOT_FOUND and "closest: SalesRevenueNet" in result.output
     assert not out.exists()
+
+
+def test_every_number_reads_in_its_own_unit(page, company_warehouse):
+    """A ratio reads as a multiple and a margin as a percentage (issue 21: current_ratio 0.8933 read
+    "89.33%", net_debt_to_ebitda 0.378 "37.84%"), from the rule files' headers."""
+    html = page.read_text()
+    con = duckdb.connect(str(company_warehouse), read_only=True)
+    try:
+        ratio, margin = (con.execute(
+            f"""SELECT value FROM derived_metrics_current WHERE cik = {APPLE} AND metric = ? AND fiscal_period = 'FY'
+                AND value IS NOT NULL ORDER BY period_end DESC LIMIT 1""", [m]).fetchone()[0]
+            for m in ("current_ratio", "operating_margin"))
+    finally:
+        con.close()
+    sections = {s.split("</h3>")[0]: s for s in html.split("<h3>")[1:]}
+    assert f"{float(ratio):.2f}x" in sections["current_ratio"]
+    assert f"{float(ratio):.2%}" not in sections["current_ratio"]
+    assert f"{float(margin):.2%}" in sections["operating_margin"]
