@@ -47,28 +47,34 @@ def test_standing_version_names_the_filing_that_first_reported_each_input(loaded
     (2022, Decimal("7643000000"), Decimal("26914000000"), Decimal("19271000000")),
 ])
 def test_nvidia_q4_revenue_exists_when_one_tag_gives_both_year_and_nine_months(loaded_con, fy, value, ytd, nine_months):
-    # NVIDIA tags its FY2021/FY2022 year as RevenueFromContractWithCustomer... and its nine months
-    # as Revenues; Revenues is reported for both, so Q4 = Revenues(FY) - Revenues(9M), flagged.
+    # NVIDIA tagged its FY2021/FY2022 year as RevenueFromContractWithCustomer... and its nine months
+    # as Revenues; Revenues is reported for both, so Q4 = Revenues(FY) - Revenues(9M). Its later 10-Ks
+    # say the years under Revenues, the year's tag now (issue 21): the quarter's tag is the year's, and
+    # the flag tag_differs_from_ytd_pick its first version carried is cleared on the standing one.
     rows = fetch_all(loaded_con, """
         SELECT d.value, d.derivation, d.flags, l.step, l.concept, l.value FROM derived_metrics_current d
         JOIN metric_lineage l USING (metric_id)
         WHERE d.cik = ? AND d.metric = 'revenue' AND d.fiscal_year = ? AND d.fiscal_period = 'Q4'
         ORDER BY l.step DESC""", [NVDA, fy])
-    assert rows == [(value, "derived_q4", ["tag_differs_from_ytd_pick"], "ytd", "Revenues", ytd),
-                    (value, "derived_q4", ["tag_differs_from_ytd_pick"], "less_ytd", "Revenues", nine_months)]
+    assert rows == [(value, "derived_q4", [], "ytd", "Revenues", ytd),
+                    (value, "derived_q4", [], "less_ytd", "Revenues", nine_months)]
     margins = fetch_all(loaded_con, "SELECT metric FROM derived_metrics_current WHERE cik = ? AND fiscal_year = ?"
                              " AND fiscal_period = 'Q4' AND duration_class = 'quarter' AND metric LIKE '%margin'"
                              " ORDER BY 1", [NVDA, fy])
     assert {"gross_margin", "net_margin", "operating_margin"} <= {m for (m,) in margins}
 
 
-def test_a_rounded_total_does_not_beat_the_exact_one(loaded_con):
-    # Amphenol FY2023: RevenueFromContractWithCustomer... 12,554,700,000 and Revenues 12,555,000,000
-    # (the same total rounded to millions): equal within rounding, so chain order keeps the exact one.
-    rows = fetch_all(loaded_con, """
-        SELECT l.concept, l.value FROM derived_metrics_current d JOIN metric_lineage l USING (metric_id)
-        WHERE d.cik = ? AND d.metric = 'ttm_revenue' AND d.fiscal_year = 2023 AND d.fiscal_period = 'Q4'""", [APH])
-    assert rows == [("RevenueFromContractWithCustomerExcludingAssessedTax", Decimal("12554700000"))]
+def test_the_latest_filing_gives_the_year_even_rounded(loaded_con):
+    # Amphenol FY2023: its 10-K of 2026-02-11 says RevenueFromContractWithCustomer... 12,554,700,000;
+    # a later filing (0001104659-26-040688, 2026-04-08) says Revenues 12,555,000,000 for the year and
+    # no longer the other tag: the latest filing's figure is the year's (issue 21), the exact one its
+    # prior value; as of March 2026 the metric was the 10-K's.
+    sql_ = """SELECT l.concept, l.value FROM {src} d JOIN metric_lineage l USING (metric_id)
+              WHERE d.cik = ? AND d.metric = 'ttm_revenue' AND d.fiscal_year = 2023 AND d.fiscal_period = 'Q4'"""
+    assert fetch_all(loaded_con, sql_.format(src="derived_metrics_current"), [APH]) == [
+        ("Revenues", Decimal("12555000000"))]
+    assert fetch_all(loaded_con, sql_.format(src="derived_metrics_as_of(TIMESTAMP '2026-03-01 00:00:00')"), [APH]) == [
+        ("RevenueFromContractWithCustomerExcludingAssessedTax", Decimal("12554700000"))]
 
 
 def test_revenue_is_the_top_line_and_the_other_candidates_stay_visible(loaded_con):
@@ -79,21 +85,22 @@ def test_revenue_is_the_top_line_and_the_other_candidates_stay_visible(loaded_co
                           " AND duration_class = 'annual'")
     assert rows == [(Decimal("82006000000"), "SalesRevenueNet",
                      ["us-gaap:SalesRevenueNet=82006000000", "us-gaap:Revenues=28400000000"])]
-    # Amphenol FY2023: the exact total beats the same total rounded to millions (chain order on a tie)
-    rows = fetch_all(loaded_con, "SELECT value, matched_tag, candidates FROM standard_facts WHERE cik = ?"
+    # Amphenol FY2023: the latest filing's Revenues first, the older filings' tags after it
+    rows = fetch_all(loaded_con, "SELECT value, matched_tag, candidates, prior_value FROM standard_facts WHERE cik = ?"
                           " AND standard_concept = 'revenue' AND period_end = DATE '2023-12-31'"
                           " AND duration_class = 'annual'", [APH])
-    assert rows == [(Decimal("12554700000"), "RevenueFromContractWithCustomerExcludingAssessedTax",
-                     ["us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax=12554700000",
-                      "us-gaap:Revenues=12555000000"])]
+    assert rows == [(Decimal("12555000000"), "Revenues",
+                     ["us-gaap:Revenues=12555000000",
+                      "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax=12554700000"], Decimal("12554700000"))]
 
 
 def test_standard_facts_records_the_tag_choice_of_a_derived_quarter(loaded_con):
     rows = fetch_all(loaded_con, "SELECT fiscal_year, value, matched_tag, candidates, flags FROM standard_facts"
                           " WHERE cik = ? AND standard_concept = 'revenue' AND fiscal_period = 'Q4'"
                           " AND fiscal_year IN (2021, 2022) AND duration_class = 'quarter' ORDER BY 1", [NVDA])
-    assert rows == [(2021, Decimal("5003000000"), "Revenues", ["us-gaap:Revenues"], ["tag_differs_from_ytd_pick"]),
-                    (2022, Decimal("7643000000"), "Revenues", ["us-gaap:Revenues"], ["tag_differs_from_ytd_pick"])]
+    # the years are what NVIDIA's latest 10-Ks say, under Revenues (issue 21): one tag, no flag
+    assert rows == [(2021, Decimal("5003000000"), "Revenues", ["us-gaap:Revenues"], []),
+                    (2022, Decimal("7643000000"), "Revenues", ["us-gaap:Revenues"], [])]
 
 
 def test_the_refresh_and_standard_facts_apply_the_same_rules(loaded_con):
