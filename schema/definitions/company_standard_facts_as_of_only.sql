@@ -28,7 +28,8 @@
 CREATE OR REPLACE MACRO company_standard_facts_as_of_only(ciks, ts, standard_names, chain_concepts) AS TABLE
 WITH public_at AS (  -- the latest version of every fact key public at ts (one branch is planned: ts is a constant)
     SELECT cik, taxonomy, concept, unit, period_start, period_end, value, accession, form, filed, known_from,
-           fiscal_year, fiscal_period, duration_class, duration_days
+           fiscal_year, fiscal_period, duration_class, duration_days,
+           {'value': prior_value, 'accession': prior_accession, 'filed': prior_filed} AS key_prior
     FROM facts_current
     WHERE CAST(ts AS TIMESTAMP) >= TIMESTAMP '9999-12-31'
       AND (ciks IS NULL OR CASE WHEN len(ciks) = 1 THEN cik = ciks[1]
@@ -36,14 +37,15 @@ WITH public_at AS (  -- the latest version of every fact key public at ts (one b
       AND (chain_concepts IS NULL OR list_contains(chain_concepts, concept))
     UNION ALL
     SELECT cik, taxonomy, concept, unit, period_start, period_end, value, accession, form, filed, known_from,
-           fiscal_year, fiscal_period, duration_class, duration_days
+           fiscal_year, fiscal_period, duration_class, duration_days,
+           CAST(NULL AS STRUCT("value" DECIMAL(38, 10), accession VARCHAR, filed DATE)) AS key_prior
     FROM company_facts_as_of_only(ciks, ts, chain_concepts)
     WHERE CAST(ts AS TIMESTAMP) < TIMESTAMP '9999-12-31'
 ),
 cand AS (  -- every chain tag's current value of each slot
     SELECT f.cik, c.standard_concept, c.chain_rank, c.scope, c.additive, c.value_kind, c.tags_tried,
            f.taxonomy, f.concept, f.unit, f.period_start, f.period_end, f.value, f.accession, f.form,
-           f.filed, f.known_from, f.fiscal_year, f.fiscal_period, f.duration_class, f.duration_days,
+           f.filed, f.known_from, f.fiscal_year, f.fiscal_period, f.duration_class, f.duration_days, f.key_prior,
            hash(f.cik, c.standard_concept, f.unit, f.period_start, f.period_end) AS slot,
            f.taxonomy || ':' || f.concept || '=' || plain_number(f.value) AS tag_value  -- as candidates lists it
     FROM public_at f
@@ -86,10 +88,11 @@ tried AS (  -- the pick (the least key: unique in its slot, the chain rank is it
     FROM keyed GROUP BY slot
 ),
 reported AS (
-    SELECT c.*, [c.tag_value] AS candidates
+    SELECT c.*, [c.tag_value] AS candidates, true AS alone
     FROM cand c SEMI JOIN slots s ON s.slot = c.slot AND s.n = 1
     UNION ALL BY NAME
-    SELECT k.* EXCLUDE (pick_key), t.candidates FROM keyed k JOIN tried t ON t.slot = k.slot AND t.best = k.pick_key
+    SELECT k.* EXCLUDE (pick_key), t.candidates, false AS alone
+    FROM keyed k JOIN tried t ON t.slot = k.slot AND t.best = k.pick_key
 ),
 per_tag AS (  -- the quarter derived from each tag that reports both year-to-date periods
     SELECT l.cik, l.standard_concept, l.chain_rank, l.scope, l.tags_tried, l.taxonomy, l.concept, l.unit,
@@ -117,11 +120,16 @@ per_tag AS (  -- the quarter derived from each tag that reports both year-to-dat
       ON r.cik = l.cik AND r.standard_concept = l.standard_concept AND r.unit = l.unit AND r.period_end = l.period_end
     WHERE l.additive AND subtractable_unit(l.unit)
 ),
-prior AS (  -- the last different value of each reported slot across tags, and the filing that said it
+prior AS (  -- the last different value of each reported slot across tags, and the filing that said it: now,
+            -- a slot of one tag ever is its fact key's (facts_current.prior_value: the same timeline, one tag)
+    SELECT slot, key_prior AS p FROM reported
+    WHERE alone AND CAST(ts AS TIMESTAMP) >= TIMESTAMP '9999-12-31' AND key_prior.value IS NOT NULL
+    UNION ALL
     SELECT t.slot, arg_max({'value': t.pick.value, 'accession': t.accession, 'filed': t.pick.filed},
                            t.filing_order) AS p
     FROM standard_value_timeline_of(ciks, ts, chain_concepts) t
     JOIN reported r ON r.slot = t.slot AND t.pick.value <> r.value
+     AND (NOT r.alone OR CAST(ts AS TIMESTAMP) < TIMESTAMP '9999-12-31')
     GROUP BY t.slot
 ),
 derived AS (  -- with its pick key: the tag the longer period matched, else chain order (a tag twice, from

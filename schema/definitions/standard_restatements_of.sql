@@ -1,4 +1,4 @@
--- reads: standard_value_timeline_of, fact_restatements, plain_number
+-- reads: standard_value_timeline_of, fact_restatements, facts, plain_number
 -- standard_restatements_of(ciks): the restatements of STANDARD values of the companies listed in
 -- ciks (NULL = every company: the view standard_restatements), the sibling of fact_restatements at
 -- the standard-concept level: one row per change of a period's standard value between two
@@ -27,11 +27,14 @@ SELECT t.cik, t.standard_concept, t.unit, t.period_start, t.period_end, t.pick.f
             THEN t.old.concept || '=' || plain_number(t.old.value) || ' in ' || t.old_accession || ' ('
                  || CAST(t.old.filed AS VARCHAR) || ') -> ' || t.pick.concept || '=' || plain_number(t.pick.value)
                  || ' in ' || t.accession || ' (' || CAST(t.pick.filed AS VARCHAR) || '); the new filing '
-                 || CASE WHEN list_contains(list_transform(t.candidates, c -> split_part(c, '=', 1)),
-                                            t.old.taxonomy || ':' || t.old.concept)
-                         THEN 'also reports ' || t.old.concept ELSE 'no longer reports ' || t.old.concept END
+                 || CASE WHEN o.accession IS NOT NULL THEN 'also reports ' || t.old.concept
+                         ELSE 'no longer reports ' || t.old.concept END
             ELSE r.evidence END AS evidence
 FROM t
+LEFT JOIN (SELECT DISTINCT cik, taxonomy, concept, unit, period_start, period_end, accession FROM facts
+           WHERE ciks IS NULL OR (cik BETWEEN list_min(ciks) AND list_max(ciks) AND list_contains(ciks, cik))) o
+  ON o.cik = t.cik AND o.taxonomy = t.old.taxonomy AND o.concept = t.old.concept AND o.unit = t.unit
+ AND o.period_start IS NOT DISTINCT FROM t.period_start AND o.period_end = t.period_end AND o.accession = t.accession
 LEFT JOIN fact_restatements r
   ON r.cik = t.cik AND r.taxonomy = t.pick.taxonomy AND r.concept = t.pick.concept AND r.unit = t.unit
  AND r.period_start IS NOT DISTINCT FROM t.period_start AND r.period_end = t.period_end

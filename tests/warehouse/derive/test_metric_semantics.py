@@ -14,10 +14,13 @@ AAPL, NVDA, APH = 320193, 1045810, 820313
 
 
 def test_no_metric_version_repeats_the_input_values_of_the_one_before(loaded_con):
-    # A later 10-K that re-files an input with the same value is a confirmation: no new version.
+    # A later 10-K that re-files an input with the same value is a confirmation: no new version (the
+    # same inputs may give a new version only when the value or its NULL reason changed: a filing that
+    # reports both inputs gives a NULL "no filing reports both" its basis, issue 21).
     repeated = fetch_value(loaded_con, """
         WITH v AS (
             SELECT d.metric_id, d.metric, d.cik, d.period_start, d.period_end, d.input_unit, d.version,
+                   d.value, d.null_reason,
                    (SELECT list(l.role || ':' || l.step || ':' || l.concept || '=' || CAST(l.value AS VARCHAR)
                                 ORDER BY l.role, l.step)
                     FROM metric_lineage l WHERE l.metric_id = d.metric_id) AS input_values
@@ -26,7 +29,8 @@ def test_no_metric_version_repeats_the_input_values_of_the_one_before(loaded_con
           ON b.metric = a.metric AND b.cik = a.cik AND b.period_start IS NOT DISTINCT FROM a.period_start
          AND b.period_end = a.period_end AND b.input_unit IS NOT DISTINCT FROM a.input_unit
          AND b.version = a.version + 1
-        WHERE a.input_values = b.input_values""")
+        WHERE a.input_values = b.input_values AND a.value IS NOT DISTINCT FROM b.value
+          AND a.null_reason IS NOT DISTINCT FROM b.null_reason""")
     assert repeated == 0
 
 

@@ -1,6 +1,7 @@
 -- check: metric_bases: no current derived metric combines input values that no single filing
 -- reports without saying so (issue 21: one basis per number): metric_bases rows of kind
 -- inputs_from_different_filings that carry no flag, for the companies being checked.
+-- tolerance: none (a number has one filing's basis, or a flag or NULL reason saying it has not).
 -- grain of offending rows: metric_id. severity = 1 (each is a number no filing supports).
 -- input: check_facts = the companies being checked.
 -- reads: check_facts, metric_bases_of
