@@ -46,8 +46,8 @@ def company_files() -> list[Path]:
 def build(out: Path) -> None:
     from pipelines.documents import read_local_document
     from pipelines.parse import parse_document
-    from warehouse.db import connect, raw_dir_for
-    from warehouse.load import Parsed, load_batch
+    from warehouse.store.db import connect, raw_dir_for
+    from warehouse.load.batch import Parsed, load_batch
 
     files = company_files()
     out.parent.mkdir(parents=True, exist_ok=True)

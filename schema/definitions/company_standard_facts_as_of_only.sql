@@ -1,5 +1,5 @@
 -- reads: facts_current, company_facts_as_of_only, standard_value_timeline_of, standard_concept_chains, subtractable_unit, ytd_steps_one_quarter, chain_pick_key, value_exponent, plain_number, fact_version_order
--- Point-in-time standard facts of some companies, the same rules as the metrics refresh (warehouse/sql/refresh/):
+-- Point-in-time standard facts of some companies, the same rules as the metrics refresh (warehouse/sql/derive/refresh/):
 -- * per period (cik, standard_concept, unit, period_start, period_end) over facts_as_of(ts), the
 --   value is what the LATEST filing reporting any of the chain's tags for that period says (by
 --   fact_version_order of the tags' current versions: never an older filing's figure under a tag
@@ -20,7 +20,7 @@
 -- 9999-12-31, what standard_facts and every "current" caller pass) the facts public at ts are the
 -- current versions loads keep sorted by company in facts_current, read by key with no version
 -- ranked and no acceptance time looked up; an earlier ts ranks the companies' versions public then
--- (company_facts_as_of_only). Both give the same rows (tests/warehouse/test_standard_facts_paths.py).
+-- (company_facts_as_of_only). Both give the same rows (tests/warehouse/derive/test_standard_facts_paths.py).
 -- standard_names (NULL = all): the standard concepts to compute; chain_concepts (NULL = all): the XBRL concepts their chains read (agent/chain_concepts.sql), a
 -- constant the facts scan filters on, so only those tags' versions are read and ranked. A caller
 -- that passes chain_concepts must pass every concept of the chains it asks for.

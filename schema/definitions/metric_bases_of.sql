@@ -56,9 +56,9 @@ SELECT m.*, 'inputs_from_different_filings' AS issue, f.filings,
        'no one filing reports every input value (' || array_to_string(s.groups, ', ') || ')' AS detail
 FROM m JOIN split s USING (metric_id) LEFT JOIN filings f USING (metric_id)
 UNION ALL
-SELECT m.*, 'recast_after_basis' AS issue, f.filings, list_filter(m.flags, x -> x LIKE 'as filed in %')[1] AS detail
+SELECT m.*, 'recast_after_basis' AS issue, f.filings, list_filter(m.flags, lambda x: x LIKE 'as filed in %')[1] AS detail
 FROM m LEFT JOIN filings f USING (metric_id)
-WHERE len(list_filter(m.flags, x -> x LIKE 'as filed in %')) > 0
+WHERE len(list_filter(m.flags, lambda x: x LIKE 'as filed in %')) > 0
 UNION ALL
 SELECT m.*, 'no_filing_reports_every_input' AS issue, CAST(NULL AS VARCHAR[]) AS filings, m.null_reason AS detail
 FROM m WHERE m.null_reason LIKE 'no filing reports %';

@@ -1,5 +1,5 @@
 -- period_pairs: same_period_pair(a, b) for every pair of standard concepts the metric rule files
--- ask it for ($pairs: [a, b] lists, read from the rule files by warehouse.metrics_refresh), in ONE
+-- ask it for ($pairs: [a, b] lists, read from the rule files by warehouse.derive.metrics), in ONE
 -- pass over sfv instead of one per rule: for two standard concepts of the same company and exact
 -- period (discrete quarters and fiscal years), at every moment either's value changed (known_from),
 -- the pair on ONE basis: the values the latest filing reporting both said (std_obs: every filing

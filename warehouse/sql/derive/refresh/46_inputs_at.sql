@@ -1,5 +1,5 @@
 -- period_inputs: inputs_at(anchor, needs) for every (anchor, needs) the metric rule files ask it
--- for ($inputs_at: {anchor, needs} structs, read from the rule files by warehouse.metrics_refresh),
+-- for ($inputs_at: {anchor, needs} structs, read from the rule files by warehouse.derive.metrics),
 -- in ONE pass over sfv instead of one per rule: for every period of the anchor standard concept
 -- (fiscal years, discrete quarters, or balance-sheet instants) and every moment one of its inputs
 -- changed, the version of each concept in [anchor] + needs current then: flows of the same exact

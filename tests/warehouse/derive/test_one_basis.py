@@ -14,7 +14,7 @@ from decimal import Decimal
 import pytest
 
 from helpers import COMPANYFACTS_DIR, FIXTURES, NOW
-from warehouse.db import connect, fetch_all
+from warehouse.store.db import connect, fetch_all
 
 HERC, SUNEDISON, KIMBERLY_CLARK = 1364479, 945436, 55785
 FILES = (FIXTURES / "reserialized" / "CIK0001364479.json.gz", FIXTURES / "reserialized" / "CIK0000945436.json.gz",
