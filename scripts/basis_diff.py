@@ -46,8 +46,8 @@ def company_files() -> list[Path]:
 def build(out: Path) -> None:
     from pipelines.documents import read_local_document
     from pipelines.parse import parse_document
-    from warehouse.store.db import connect, raw_dir_for
     from warehouse.load.batch import Parsed, load_batch
+    from warehouse.store.db import connect, raw_dir_for
 
     files = company_files()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -89,7 +89,10 @@ def _reason(table: str, old: dict | None, new: dict | None) -> str:
             return "value -> NULL: no filing reports every input"
         return "value: inputs from one filing / a standard value changed"
     if old["flags"] != new["flags"]:
-        return "same value, flags: " + ",".join(sorted(set(new["flags"] or []) - set(old["flags"] or []))[:1] or ["-"])
+        added = sorted(set(new["flags"] or []) - set(old["flags"] or []))
+        if any(f.startswith("as filed in ") for f in added):
+            return "same value, flag added: recast after its basis (as filed in X; ... recast by Y)"
+        return "same value, flags: " + (",".join(added) or "-" + ",".join(sorted(set(old["flags"] or []))))
     return "same value, other input versions (metric_id): " + ",".join(k for k in old if old[k] != new[k])
 
 
