@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from html import escape
 
 WIDTH = 960
@@ -34,7 +35,7 @@ def compact(value: float | None, unit: str = "") -> str:
     return f"{sign}${text}" if unit == "USD" else f"{sign}{text}"
 
 
-def shown(value, unit: str | None, metric: str | None = None) -> str:
+def shown(value: float | Decimal | None, unit: str | None, metric: str | None = None) -> str:
     """A number as a reader should see it, in its own unit: a fraction as a percentage (0.1589 ->
     '15.89%'), a ratio as a multiple (0.8933 -> '0.89x'; which metrics are ratios: their rule files'
     headers, warehouse.schema.vocabulary.metric_shown_as), an amount compactly ('$4.1B'); None -> 'n/a'."""
