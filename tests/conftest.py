@@ -106,7 +106,7 @@ def prefect_harness():
     """Prefect's test harness (a temporary ephemeral API + database) for flow tests; not autouse."""
     from prefect.testing.utilities import prefect_test_harness
 
-    with prefect_test_harness(server_startup_timeout=90):
+    with prefect_test_harness(server_startup_timeout=300):
         yield
 
 

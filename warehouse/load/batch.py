@@ -30,7 +30,7 @@ from warehouse.derive.batch import derive_batch
 from warehouse.load.context import LoadContext
 from warehouse.memory import MEMORY_LIMIT_ENV, writer_memory_limit
 from warehouse.schema.stored_tables import keep
-from warehouse.store.db import fetch_all, fetch_value, out_of_memory, transaction
+from warehouse.store.db import fetch_all, fetch_value, out_of_memory, transaction, unregister
 from warehouse.store.killpoints import kill_point
 from warehouse.store.lake import CONFLICT_RETRIES, conflict_pause, is_conflict, retry_on_conflict
 from warehouse.store.raw_payloads import RawWriter
@@ -165,7 +165,7 @@ class _DocumentRows:
             names = ", ".join(name for name, _ in _DOCUMENT_COLUMNS)
             con.execute(f"INSERT INTO source_documents ({names}) SELECT {names} FROM source_documents_arrow")
         finally:
-            con.unregister("source_documents_arrow")
+            unregister(con, "source_documents_arrow")
         self.rows.clear()
 
 

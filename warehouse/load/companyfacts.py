@@ -18,7 +18,7 @@ from pipelines.errors import RejectedDocument
 from warehouse.load.context import LoadContext
 from warehouse.load.fiscal import FiscalYear, build_calendar, fiscal_year_columns
 from warehouse.schema.sql_files import sql
-from warehouse.store.db import fetch_all, fetch_value
+from warehouse.store.db import fetch_all, fetch_value, unregister
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -53,7 +53,7 @@ def rebuild_calendars(con: duckdb.DuckDBPyConnection, ciks: Sequence[int], load_
             con.execute("INSERT INTO fiscal_calendar SELECT cik, fiscal_year, fy_start, fy_end, weeks_53, basis, ?"
                         " FROM cal_arrow", [load_id])
         finally:
-            con.unregister("cal_arrow")
+            unregister(con, "cal_arrow")
     return calendars
 
 
@@ -96,7 +96,7 @@ def _record_repeated_keys(con: duckdb.DuckDBPyConnection, cik: int, facts: pa.Ta
     try:
         return int(fetch_value(con, sql("load/companyfacts/repeated_keys"), {"cik": cik}) or 0)
     finally:
-        con.unregister("repeated_arrow")
+        unregister(con, "repeated_arrow")
 
 
 def load_companyfacts(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: CompanyFacts) -> dict[str, int]:
@@ -128,7 +128,7 @@ def load_companyfacts_many(con: duckdb.DuckDBPyConnection,
         return counts
     finally:
         # On error the batch transaction rolls back, taking the temp view with it.
-        con.unregister("cf_arrow")
+        unregister(con, "cf_arrow")
 
 
 def _reassign_fiscal(con: duckdb.DuckDBPyConnection, cik: int, source_document_id: int,
@@ -143,7 +143,7 @@ def _reassign_fiscal(con: duckdb.DuckDBPyConnection, cik: int, source_document_i
     try:
         return int(fetch_value(con, sql("load/companyfacts/reassign_fiscal"), {"cik": cik}) or 0)
     finally:
-        con.unregister("cf_refiscal")
+        unregister(con, "cf_refiscal")
 
 
 def _load_staged(con: duckdb.DuckDBPyConnection, load_id: str,
@@ -190,7 +190,7 @@ def _load_staged(con: duckdb.DuckDBPyConnection, load_id: str,
                     " SELECT cik, name, source_document_id, $load FROM companies_arrow c"
                     " WHERE NOT EXISTS (SELECT 1 FROM companies k WHERE k.cik = c.cik)", {"load": load_id})
     finally:
-        con.unregister("companies_arrow")
+        unregister(con, "companies_arrow")
     return counts
 
 
@@ -211,4 +211,4 @@ def _new_concepts(con: duckdb.DuckDBPyConnection,
         con.execute("DROP TABLE concepts_new")
         return added
     finally:
-        con.unregister("concepts_arrow")
+        unregister(con, "concepts_arrow")

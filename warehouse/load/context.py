@@ -9,6 +9,7 @@ from typing import Any
 import duckdb
 
 from pipelines.documents import Document
+from warehouse.store.db import unregister
 
 
 @dataclass(frozen=True)
@@ -34,5 +35,5 @@ def insert_arrow(con: duckdb.DuckDBPyConnection, name: str, tbl: Any) -> int:
     try:
         con.execute(f"INSERT INTO {name} BY NAME SELECT * FROM {view}")
     finally:
-        con.unregister(view)
+        unregister(con, view)
     return tbl.num_rows

@@ -16,7 +16,7 @@ import duckdb
 import pyarrow as pa
 
 from warehouse.load.context import LoadContext
-from warehouse.store.db import fetch_value
+from warehouse.store.db import fetch_value, unregister
 
 if TYPE_CHECKING:
     from pipelines.inline_xbrl import InlineXbrlDocument
@@ -117,7 +117,7 @@ def _insert(con: duckdb.DuckDBPyConnection, name: str, table: pa.Table, select: 
     try:
         con.execute(f"INSERT INTO {name} BY NAME SELECT {select} FROM _{name}_arrow")
     finally:
-        con.unregister(f"_{name}_arrow")
+        unregister(con, f"_{name}_arrow")
     return table.num_rows
 
 

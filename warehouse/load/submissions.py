@@ -13,7 +13,7 @@ from pipelines.errors import RejectedDocument
 from warehouse.load.context import LoadContext
 from warehouse.load.upsert import upsert_row
 from warehouse.schema.sql_files import sql
-from warehouse.store.db import fetch_all, fetch_value
+from warehouse.store.db import fetch_all, fetch_value, unregister
 
 if TYPE_CHECKING:  # record types of annotations only: their parsers are not imported by every load
     from pipelines.submissions import Submissions, SubmissionsPage
@@ -28,7 +28,7 @@ def _insert_filings(con: duckdb.DuckDBPyConnection, ctx: LoadContext, cik: int, 
             "cik": cik, "page": page, "source_document_id": ctx.source_document_id, "load_id": ctx.load_id})
         con.execute(sql("load/submissions/accession_acceptance"))  # the one place it is maintained
     finally:
-        con.unregister("sub_arrow")
+        unregister(con, "sub_arrow")
     return int(inserted or 0)
 
 
@@ -149,5 +149,5 @@ def load_company_tickers(con: duckdb.DuckDBPyConnection, ctx: LoadContext, recor
                              " source_document_id, load_id) SELECT cik, ticker, title, exchange, ?, ?, ?"
                              " FROM tick_arrow", [record.source_kind, ctx.source_document_id, ctx.load_id])
     finally:
-        con.unregister("tick_arrow")
+        unregister(con, "tick_arrow")
     return {"company_tickers": int(n or 0)}

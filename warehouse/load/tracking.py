@@ -14,7 +14,7 @@ from pipelines.documents import utcnow
 from pipelines.request_log import RequestLog, request_kind
 from warehouse.read.queries import Result, run_named
 from warehouse.schema.sql_files import sql
-from warehouse.store.db import fetch_all, fetch_value, transaction
+from warehouse.store.db import fetch_all, fetch_value, transaction, unregister
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def record_requests(con: duckdb.DuckDBPyConnection, load_id: str, logs: Sequence
         try:
             con.execute("INSERT INTO run_requests SELECT * FROM _run_requests_batch")
         finally:
-            con.unregister("_run_requests_batch")
+            unregister(con, "_run_requests_batch")
     return len(logs)
 
 

@@ -358,6 +358,15 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
     con.execute("COMMIT")
 
 
+def unregister(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """Drop a registered Arrow view, also from a ``finally`` after a failed statement: DuckDB 2.x refuses
+    ``unregister`` inside an aborted transaction, whose rollback takes the view with it anyway."""
+    try:
+        con.unregister(name)
+    except duckdb.TransactionException:
+        pass  # aborted transaction: the caller's rollback drops the view
+
+
 def fetch_all(con: duckdb.DuckDBPyConnection, sql: str, params: list | tuple | dict | None = None) -> list[tuple]:
     """Run a query and fetch every row (closes the result, idiom valid on DuckDB 1.5 and 2.x);
     ``params`` positional, or a dict for ``$name`` parameters."""

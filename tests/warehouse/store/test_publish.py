@@ -138,15 +138,22 @@ def test_second_writer_proceeds_when_the_first_finishes(tmp_path):
     holder = hold_writer(db, tmp_path / "ready")
     try:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "EDGAR_WAREHOUSE_LOCK_WAIT": "60"}
-        second = subprocess.Popen([sys.executable, "-m", "flows.cli", "--db", str(db), "load",
-                                   str(COMPANYFACTS_FILES[0])], cwd=ROOT, env=env, text=True,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(3)
-        assert second.poll() is None, second.communicate()
+        errs_file = tmp_path / "second.err"
+        with errs_file.open("w") as err_out:
+            second = subprocess.Popen([sys.executable, "-m", "flows.cli", "--db", str(db), "load",
+                                       str(COMPANYFACTS_FILES[0])], cwd=ROOT, env=env, text=True,
+                                      stdout=subprocess.PIPE, stderr=err_out)
+        # released only once the second writer says it waits (a fixed pause raced a slow start on a busy box)
+        deadline = time.monotonic() + 90
+        while f"pid {holder.pid}" not in errs_file.read_text() and time.monotonic() < deadline:
+            assert second.poll() is None, (second.communicate(), errs_file.read_text())
+            time.sleep(0.1)
+        assert second.poll() is None, errs_file.read_text()
     finally:
         holder.stdin.close()
         holder.wait(30)
-    out, errs = second.communicate(timeout=120)
+    out, _ = second.communicate(timeout=120)
+    errs = errs_file.read_text()
     assert second.returncode == 0, errs
     assert f"pid {holder.pid}" in errs and "1 loaded" in out
     assert read_holder(lock_path_for(db)) is None  # released: the lock file names nobody
