@@ -464,7 +464,7 @@ class Warehouse:
 
         >>> wh = open_warehouse(path)
         >>> wh.checks()["check_name"].to_list()
-        ['balance_sheet_identity', 'filing_facts_agree_with_companyfacts', 'gross_profit_identity', 'quarters_sum_to_year']
+        ['balance_sheet_identity', 'filing_facts_agree_with_companyfacts', 'gross_profit_identity', 'metric_bases', 'quarters_sum_to_year']
         """
         if name is None:
             return self._sql(sql("read/status/check_results"))
@@ -503,14 +503,25 @@ class Warehouse:
     # -- filing text ----------------------------------------------------------------------------
     def sections(self, accession: str) -> pl.DataFrame:
         """Every item of a loaded 10-K/10-Q/8-K document in order: item, heading, text, flags,
-        confidence and offsets (characters into the document text, bytes into the raw document)."""
+        confidence and offsets (characters into the document text, bytes into the raw document).
+
+        >>> wh = open_warehouse(path)
+        >>> wh.sections("0000320193-25-000079").select("item", "heading").head(3).rows()
+        [('1', 'Item 1. Business'), ('1A', 'Item 1A. Risk Factors'), ('1B', 'Item 1B. Unresolved Staff Comments')]
+        """
         from warehouse.read.filing_text import sections
 
         return self._rows(sections(self.con, accession))
 
     def section(self, accession: str, item: str) -> dict[str, Any]:
         """One item of a filing (``"1A"``, ``"II-1A"``, ``"2.02"``) as a dict; an unknown item raises
-        FilingTextError listing the items the filing has."""
+        FilingTextError listing the items the filing has.
+
+        >>> wh = open_warehouse(path)
+        >>> risk = wh.section("0000320193-25-000079", "1A")
+        >>> risk["heading"], risk["text"].split()[1:4]
+        ('Item 1A. Risk Factors', ['following', 'summarizes', 'factors'])
+        """
         from warehouse.read.filing_text import section
 
         return section(self.con, accession, item)
@@ -520,7 +531,12 @@ class Warehouse:
                filed_to: date | str | None = None, limit: int = 20) -> pl.DataFrame:
         """Full-text search of the stored items: ranked keywords (``query``) or an exact ``phrase``
         (case, whitespace, quotes and dashes normalised); one row per hit with accession, item,
-        snippet and offsets."""
+        snippet and offsets.
+
+        >>> wh = open_warehouse(path)
+        >>> wh.search(phrase="tariffs").select("accession", "item").rows()
+        [('0000320193-25-000079', '1A'), ('0000320193-25-000079', '7')]
+        """
         from warehouse.read.filing_text import FilingTextError, Filters, search_keywords, search_phrase
 
         if (query is None) == (phrase is None):
