@@ -46,6 +46,7 @@ def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int]
         params = {"load_id": load_id, "check_name": name}
         try:
             con.execute(sql("derive/check_store/company_results").replace("{check_sql}", step.text), params)
+            con.execute(sql("derive/check_store/forget_result"), params)
             con.execute(sql("derive/check_store/results"), params)
             n = fetch_value(con, "SELECT offending_rows FROM check_results WHERE load_id = ? AND check_name = ?",
                             [load_id, name])
