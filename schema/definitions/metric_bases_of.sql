@@ -1,4 +1,4 @@
--- reads: derived_metrics_current, metric_lineage, facts, standard_concepts
+-- reads: derived_metrics_current, metric_lineage, facts, filings, standard_concepts
 -- metric_bases_of(ciks): the audit of bases (issue 21) for the companies listed in ciks (NULL = every
 -- company: the view metric_bases): one row per current derived metric whose inputs are not on one
 -- basis, with the filings involved:

@@ -148,7 +148,7 @@ def test_checks_lists_latest_results(metrics_db):
     assert result.exit_code == 0, result.output
     names = {r["check_name"] for r in json.loads(result.stdout)}
     assert names == {"balance_sheet_identity", "filing_facts_agree_with_companyfacts", "gross_profit_identity",
-                     "quarters_sum_to_year"}
+                     "quarters_sum_to_year", "metric_bases"}
 
 
 def test_rebuild_from_raw_payloads_reproduces_every_table(db, tmp_path):

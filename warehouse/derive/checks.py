@@ -45,7 +45,9 @@ def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int]
         name = step.name.rsplit("/", 1)[1]
         params = {"load_id": load_id, "check_name": name}
         try:
-            con.execute(sql("derive/check_store/company_results").replace("{check_sql}", step.text), params)
+            company_results = sql("derive/check_store/company_results")
+            head, _, tail = company_results.partition("{check_sql}")  # the check's own SQL text, not a value
+            con.execute(head + step.text + tail, params)
             con.execute(sql("derive/check_store/forget_result"), params)
             con.execute(sql("derive/check_store/results"), params)
             n = fetch_value(con, "SELECT offending_rows FROM check_results WHERE load_id = ? AND check_name = ?",

@@ -44,7 +44,7 @@ def test_the_plan_is_in_a_valid_order_and_metric_rules_come_before_their_reader(
 def test_an_out_of_order_plan_is_refused_naming_the_step(con):
     plan = refresh_plan()
     swapped = [plan[0], plan[2], plan[1], *plan[3:]]  # reported timeline before its candidates
-    with pytest.raises(StepError, match="20_reported_timeline.sql reads 'std_cand'"):
+    with pytest.raises(StepError, match="15_observations.sql reads 'std_cand'"):
         check_order(swapped, existing_objects(con))
     rules = folder_steps("derive/metrics")
     late = [s for s in plan if not s.name.startswith("derive/metrics/")]
@@ -89,7 +89,7 @@ def test_a_rule_calling_a_shared_macro_with_a_computed_argument_is_refused():
 
 def test_step_headers_parse(tmp_path):
     step = load_step("derive/refresh/20_reported_timeline")
-    assert step.reads[0] == "std_cand" and step.creates == ("std_rep",) and step.appends == ()
+    assert step.reads[0] == "std_obs" and step.creates == ("std_rep",) and step.appends == ()
 
 
 def test_the_recorded_objects_are_existing_ones_and_hold_every_defined_macro(con):
