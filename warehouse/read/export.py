@@ -41,7 +41,7 @@ from pathlib import Path
 
 import duckdb
 
-from warehouse.store.db import WarehouseError, fetch_all
+from warehouse.store.db import WarehouseError, fetch_all, quote_ident
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
@@ -204,7 +204,7 @@ def _select_list(columns: list[dict], exclude: str | None) -> str:
     for c in columns:
         if c["name"] == exclude:
             continue
-        ident = '"' + c["name"].replace('"', '""') + '"'
+        ident = quote_ident(c["name"])
         parts.append(f"CAST({ident} AS {c['type']}) AS {ident}" if "warehouse_type" in c else ident)
     return ", ".join(parts)
 

@@ -18,7 +18,7 @@ import duckdb
 from warehouse.errors import WarehouseError
 from warehouse.read.pyrows import fetch_rows, row_chunks
 from warehouse.schema.sql_files import sql
-from warehouse.store.db import abandon
+from warehouse.store.db import abandon, fetch_all, quote_ident
 
 T = TypeVar("T")
 
@@ -138,13 +138,22 @@ def _references(node: Any) -> Iterator[tuple[str, str]]:
             stack.extend(n)
 
 
+def same_catalog_cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """A cursor of ``con`` whose default catalog and schema are ``con``'s: a cursor starts in the
+    database's own default, so on the lake (``USE lake``) unqualified names found nothing."""
+    ((catalog, schema),) = fetch_all(con, "SELECT current_database(), current_schema()")
+    cur = con.cursor()
+    cur.execute(f"USE {quote_ident(catalog)}.{quote_ident(schema)}")
+    return cur
+
+
 def _execute(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | None, timeout: float | None,
              consume: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
     """Run ``query`` on a cursor of ``con`` in a worker thread and ``consume`` its result there; after
     ``timeout`` seconds interrupt it, and answer QueryTimeout at most ``STOP_GRACE`` later even when
     DuckDB cannot stop it (``db.abandon``: the cursor is closed when it ends, ``con`` closes without
     waiting). Every DuckDB failure is a QueryError."""
-    cur = con.cursor()
+    cur = same_catalog_cursor(con)
     box: dict[str, Any] = {}
 
     def work() -> None:

@@ -358,6 +358,11 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
     con.execute("COMMIT")
 
 
+def quote_ident(name: str) -> str:
+    """``name`` as a quoted SQL identifier (embedded double quotes doubled)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
 def unregister(con: duckdb.DuckDBPyConnection, name: str) -> None:
     """Drop a registered Arrow view, also from a ``finally`` after a failed statement: DuckDB 2.x refuses
     ``unregister`` inside an aborted transaction, whose rollback takes the view with it anyway."""

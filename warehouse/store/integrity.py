@@ -15,7 +15,7 @@ from pathlib import Path
 
 import duckdb
 
-from warehouse.store.db import fetch_all, fetch_value
+from warehouse.store.db import fetch_all, fetch_value, quote_ident
 from warehouse.store.raw_payloads import raw_relpath, read_raw
 
 _GRAIN = re.compile(r"\(grain: ([^);]+)[);]")
@@ -52,16 +52,12 @@ def declared_grains(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     return grains
 
 
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
 def integrity_problems(con: duckdb.DuckDBPyConnection, raw_dir: Path | None = None) -> list[str]:
     """Every broken promise found, one sentence each (empty when the warehouse is sound)."""
     problems = []
     for table, grain in sorted(declared_grains(con).items()):
-        cols = ", ".join(map(_q, grain))
-        dupes = fetch_value(con, f"SELECT count(*) FROM (SELECT {cols} FROM {_q(table)} GROUP BY ALL"
+        cols = ", ".join(map(quote_ident, grain))
+        dupes = fetch_value(con, f"SELECT count(*) FROM (SELECT {cols} FROM {quote_ident(table)} GROUP BY ALL"
                                  " HAVING count(*) > 1)")
         if dupes:
             problems.append(f"{table}: {dupes} values of its grain ({', '.join(grain)}) occur more than once")
@@ -69,12 +65,12 @@ def integrity_problems(con: duckdb.DuckDBPyConnection, raw_dir: Path | None = No
         cols = _columns(con, table)
         for col in cols:
             if col.endswith("source_document_id") and table != "source_documents":
-                n = fetch_value(con, f"SELECT count(*) FROM {_q(table)} t WHERE t.{_q(col)} IS NOT NULL AND NOT EXISTS"
-                                     f" (SELECT 1 FROM source_documents d WHERE d.source_document_id = t.{_q(col)})")
+                n = fetch_value(con, f"SELECT count(*) FROM {quote_ident(table)} t WHERE t.{quote_ident(col)} IS NOT NULL AND NOT EXISTS"
+                                     f" (SELECT 1 FROM source_documents d WHERE d.source_document_id = t.{quote_ident(col)})")
                 if n:
                     problems.append(f"{table}.{col}: {n} rows name a source document that does not exist")
         if "load_id" in cols and table != "load_runs":
-            n = fetch_value(con, f"SELECT count(*) FROM {_q(table)} t WHERE t.load_id IS NOT NULL AND NOT EXISTS"
+            n = fetch_value(con, f"SELECT count(*) FROM {quote_ident(table)} t WHERE t.load_id IS NOT NULL AND NOT EXISTS"
                                  " (SELECT 1 FROM load_runs r WHERE r.load_id = t.load_id)")
             if n:
                 problems.append(f"{table}.load_id: {n} rows name a load run that does not exist")
@@ -105,8 +101,8 @@ def table_checksums(con: duckdb.DuckDBPyConnection, *, exclude: set[str] | froze
             continue
         cols = [c for c in _columns(con, table)
                 if c not in VOLATILE_COLUMNS and c not in exclude and not c.endswith("source_document_id")]
-        packed = ", ".join(f"{_q(c)} := {_q(c)}" for c in cols)
+        packed = ", ".join(f"{quote_ident(c)} := {quote_ident(c)}" for c in cols)
         n, h = fetch_all(con, f"SELECT count(*), coalesce(sum(hash(struct_pack({packed}))), 0)"
-                              f" FROM {_q(table)}")[0]
+                              f" FROM {quote_ident(table)}")[0]
         sums[table] = (int(n), int(h))
     return sums

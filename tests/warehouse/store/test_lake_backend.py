@@ -180,8 +180,6 @@ def test_two_processes_creating_the_same_fresh_lake_both_succeed(backend_of):
         con.close()
 
 
-@pytest.mark.xfail(reason="CLI sql on the lake: 'Table with name companies does not exist' since the sandbox gate "
-                          "(issue 27); found in the session's last minutes, not yet fixed", strict=False)
 def test_two_processes_load_different_companies_concurrently_and_both_land(backend_of, tmp_path):
     env = backend_of("ducklake")
     with backend_env(env):

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from flows.cli import EXIT_TRUNCATED
@@ -120,3 +121,14 @@ def test_readers_memory_is_bounded_and_cannot_be_raised(db, monkeypatch):
     monkeypatch.setenv("EDGAR_WAREHOUSE_READER_MEMORY_LIMIT", "256MB")
     with reader(db) as con:
         assert con.execute("SELECT current_setting('memory_limit')").fetchone()[0] == "244.1 MiB"
+
+
+def test_a_query_runs_in_the_connections_default_catalog():
+    """run_query executes on a cursor, which starts in the database's own default catalog: on the lake
+    (``USE lake``) unqualified table names found nothing ('Table with name companies does not exist')."""
+    con = duckdb.connect()
+    con.execute("ATTACH ':memory:' AS lake")
+    con.execute("USE lake")
+    con.execute("CREATE TABLE companies AS SELECT 320193 AS cik")
+    assert run_query(con, "SELECT cik FROM companies").rows == [(320193,)]
+    con.close()
