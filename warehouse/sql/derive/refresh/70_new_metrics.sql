@@ -8,12 +8,15 @@
 -- candidate: a later filing that recast one input of a consistent set (refresh/45, 46: "as filed in
 -- X; revenue recast to ... by Y") flags the value it does not change. metric_new: those not stored
 -- yet (80/81 store them); refresh/82 puts the standing flags on a stored version.
+-- metric_alias: each candidate id left out for repeating its predecessor's value -> the id of the
+-- version that stands for it (the one that first gave that value), so a metric that used it as an
+-- input names a stored version (81).
 -- Narrow rows only (row id, key, moment, value): the candidate rows themselves are read by 80/81
 -- through rid.
 -- grain: metric_id.
 -- reads: metric_candidates, metric_key, derived_metrics
--- creates: metric_runs, metric_new
-CREATE OR REPLACE TEMP TABLE metric_runs AS
+-- creates: metric_ids, metric_runs, metric_alias, metric_new
+CREATE OR REPLACE TEMP TABLE metric_ids AS
 WITH keyed AS (
     SELECT rowid AS rid, metric_key(metric, cik, period_start, period_end, input_unit, rule_version, inputs) AS metric_id,
            metric, cik, period_start, period_end, input_unit, rule_version, known_from, flags,
@@ -24,27 +27,38 @@ ids AS (
     SELECT * FROM keyed
     QUALIFY row_number() OVER (PARTITION BY metric_id ORDER BY known_from) = 1
 ),
-changed AS (
-    SELECT * FROM ids
-    QUALIFY lag(said) OVER (PARTITION BY metric, cik, period_start, period_end, input_unit, rule_version
-                            ORDER BY known_from, metric_id) IS DISTINCT FROM said
-),
+latest AS (  -- the flags of each metric's latest candidate
+    SELECT metric, cik, period_start, period_end, input_unit, rule_version,
+           arg_max(flags, (known_from, metric_id)) AS latest_flags
+    FROM keyed GROUP BY ALL
+)
+SELECT i.rid, i.metric_id, i.metric, i.cik, i.period_start, i.period_end, i.input_unit, i.rule_version,
+       i.known_from, i.flags, l.latest_flags,
+       lag(i.said) OVER (PARTITION BY i.metric, i.cik, i.period_start, i.period_end, i.input_unit, i.rule_version
+                         ORDER BY i.known_from, i.metric_id) IS DISTINCT FROM i.said AS changes
+FROM ids i
+JOIN latest l ON l.metric = i.metric AND l.cik = i.cik AND l.period_start IS NOT DISTINCT FROM i.period_start
+             AND l.period_end = i.period_end AND l.input_unit IS NOT DISTINCT FROM i.input_unit
+             AND l.rule_version = i.rule_version;
+
+CREATE OR REPLACE TEMP TABLE metric_runs AS
+WITH changed AS (SELECT * FROM metric_ids WHERE changes),
 runs AS (
-    SELECT rid, metric_id, metric, cik, period_start, period_end, input_unit, rule_version, flags,
+    SELECT rid, metric_id, flags, latest_flags,
            lead(metric_id) OVER (PARTITION BY metric, cik, period_start, period_end, input_unit, rule_version
                                  ORDER BY known_from, metric_id) IS NULL AS standing
     FROM changed
-),
-latest AS (  -- the flags of each metric's latest candidate
-    SELECT metric, cik, period_start, period_end, input_unit, rule_version,
-           arg_max(flags, (known_from, metric_id)) AS flags
-    FROM keyed GROUP BY ALL
 )
-SELECT r.rid, r.metric_id, r.standing, CASE WHEN r.standing THEN l.flags ELSE r.flags END AS flags
-FROM runs r
-JOIN latest l ON l.metric = r.metric AND l.cik = r.cik AND l.period_start IS NOT DISTINCT FROM r.period_start
-             AND l.period_end = r.period_end AND l.input_unit IS NOT DISTINCT FROM r.input_unit
-             AND l.rule_version = r.rule_version;
+SELECT rid, metric_id, standing, CASE WHEN standing THEN latest_flags ELSE flags END AS flags FROM runs;
+
+CREATE OR REPLACE TEMP TABLE metric_alias AS
+SELECT metric_id, stored_id FROM (
+    SELECT metric_id, changes,
+           last_value(CASE WHEN changes THEN metric_id END IGNORE NULLS)
+               OVER (PARTITION BY metric, cik, period_start, period_end, input_unit, rule_version
+                     ORDER BY known_from, metric_id ROWS UNBOUNDED PRECEDING) AS stored_id
+    FROM metric_ids)
+WHERE NOT changes;
 
 CREATE OR REPLACE TEMP TABLE metric_new AS
 SELECT r.rid, r.metric_id, r.flags FROM metric_runs r
