@@ -5,17 +5,14 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
-from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp_client import call_ok, mcp_session
 from test_agent_verify import TRUE_BRIEF, _planted
 
 pytestmark = pytest.mark.slow  # the MCP server as a process (make check leaves it out)
 
-ROOT = Path(__file__).parents[2]
 TOOLS = {"resolve_company", "get_facts", "get_fact_history", "get_derived_metric", "compare_companies",
          "list_filings", "get_statement", "get_breakdown", "get_insider_transactions", "verify_claims", "describe_schema", "query",
          "get_filing_section", "search_filings"}
@@ -23,19 +20,12 @@ TOOLS = {"resolve_company", "get_facts", "get_fact_history", "get_derived_metric
 
 async def _session(db: Path) -> dict:
     """Run the whole scripted conversation; return what each step answered (structured content)."""
-    params = StdioServerParameters(command=sys.executable, args=["-m", "flows.cli", "--db", str(db), "mcp"],
-                                   cwd=str(ROOT))
     out: dict = {}
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
-        listed = await session.list_tools()
-        out["tools"] = {t.name: t for t in listed.tools}
+    async with mcp_session(db) as session:
+        out["tools"] = {t.name: t for t in (await session.list_tools()).tools}
 
         async def call(name: str, **arguments) -> dict:
-            result = await session.call_tool(name, arguments)
-            assert not result.is_error, result.content
-            assert result.structured_content is not None
-            return result.structured_content
+            return await call_ok(session, name, **arguments)
 
         out["resolve"] = await call("resolve_company", query="AAPL")
         out["fact"] = await call("get_facts", company="320193", concept="revenue", fiscal_year=2024,
@@ -104,8 +94,6 @@ def test_scripted_mcp_session_over_stdio(agent_db):
 async def _hostile_session(db: Path) -> tuple[list[tuple[str, dict, dict | None]], bool]:
     """Send what a hostile or careless caller sends, each followed by a call that must still work;
     return (what was sent, what came back, the follow-up's answer) and whether the server lives on."""
-    params = StdioServerParameters(command=sys.executable, args=["-m", "flows.cli", "--db", str(db), "mcp"],
-                                   cwd=str(ROOT))
     logs = db.parent / "logs"
     hostile: list[tuple[str, dict]] = [
         ("query", {"sql": f"CALL enable_logging(storage='file', storage_path='{logs}')"}),
@@ -127,8 +115,7 @@ async def _hostile_session(db: Path) -> tuple[list[tuple[str, dict, dict | None]
         ("no_such_tool", {"x": 1}),
     ]
     seen: list[tuple[str, dict, dict | None]] = []
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
+    async with mcp_session(db) as session:
         for name, arguments in hostile:
             result = await session.call_tool(name, arguments)
             assert result.structured_content is not None, (name, result.content)

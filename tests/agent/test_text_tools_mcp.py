@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 import pytest
-from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp_client import call_ok, mcp_session
 
 from helpers import FIXTURES
 from pipelines.documents import read_local_document
 from warehouse.load.ingest import ingest
 from warehouse.store.db import connect, raw_dir_for
 
-ROOT = Path(__file__).parents[2]
 FILES = [FIXTURES / "sec/data.sec.gov/submissions/CIK0000320193.json.gz",
          FIXTURES / "filings/10-K_10-Q/0000320193-24-000123_aapl-20240928.htm.gz",
          FIXTURES / "filings/10-K_10-Q/0001045810-24-000029_nvda-20240128.htm.gz"]
@@ -35,17 +32,12 @@ def db(tmp_path_factory) -> Path:
 
 
 async def _session(db: Path) -> dict:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "flows.cli", "--db", str(db), "mcp"],
-                                   cwd=str(ROOT))
     out: dict = {}
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
+    async with mcp_session(db) as session:
         out["tools"] = {t.name: t for t in (await session.list_tools()).tools}
 
         async def call(name: str, **arguments) -> dict:
-            result = await session.call_tool(name, arguments)
-            assert not result.is_error, result.content
-            return result.structured_content
+            return await call_ok(session, name, **arguments)
 
         out["section"] = await call("get_filing_section", accession="0000320193-24-000123", item="1A", max_chars=300)
         out["unknown"] = await call("get_filing_section", accession="0000320193-24-000123", item="17")
