@@ -111,6 +111,9 @@ WINGS: dict[str, set[str]] = {
     "agent": {"", "schema", "store", "read"},
 }
 ROOT_MODULES = ["warehouse.errors", "warehouse.memory"]
+# the public entries outside the wings: a module users import (never the warehouse's own code), and
+# the wings it may import. warehouse.api: the notebook's import path (the code is warehouse/read/api.py).
+PUBLIC_ENTRIES: dict[str, set[str]] = {"warehouse.api": {"", "read"}}
 
 
 def _module_of(path: Path, root: Path) -> str:
@@ -143,8 +146,12 @@ def warehouse_imports(root: Path = ROOT) -> dict[str, set[str]]:
 
 
 def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Imports of a wing above the importer's; a public entry imports only what PUBLIC_ENTRIES lets it,
+    and no warehouse module imports a public entry (it would carry the wings it imports to the importer)."""
     return [f"{m} imports {t}" for m, targets in sorted(graph.items()) for t in sorted(targets)
-            if wing_of(t) != wing_of(m) and wing_of(t) not in WINGS.get(wing_of(m), set())]
+            if t in PUBLIC_ENTRIES
+            or (wing_of(t) not in PUBLIC_ENTRIES[m] if m in PUBLIC_ENTRIES
+                else wing_of(t) != wing_of(m) and wing_of(t) not in WINGS.get(wing_of(m), set()))]
 
 
 def import_circle(graph: dict[str, set[str]]) -> list[str]:
@@ -158,7 +165,7 @@ def import_circle(graph: dict[str, set[str]]) -> list[str]:
 def test_every_warehouse_module_sits_in_a_wing():
     graph = warehouse_imports()
     assert {wing_of(m) for m in graph} == set(WINGS), sorted({wing_of(m) for m in graph})
-    outside = sorted(m for m in graph if wing_of(m) == "" and m != "warehouse")
+    outside = sorted(m for m in graph if wing_of(m) == "" and m != "warehouse" and m not in PUBLIC_ENTRIES)
     assert outside == ROOT_MODULES, f"modules outside the wings (move them into one): {outside}"
 
 
@@ -182,3 +189,19 @@ def test_the_wing_rules_find_an_upward_import_and_a_circle_hidden_in_a_function(
     graph = warehouse_imports(tmp_path)
     assert upward_imports(graph) == ["warehouse.store.db imports warehouse.load.batch"]
     assert set(import_circle(graph)) == {"warehouse.store.db", "warehouse.load.batch"}
+    graph = {"warehouse.api": {"warehouse.read.api", "warehouse.load.batch"},
+             "warehouse.read.report": {"warehouse.api"}}
+    assert upward_imports(graph) == ["warehouse.api imports warehouse.load.batch",
+                                     "warehouse.read.report imports warehouse.api"]
+
+
+def test_the_notebook_imports_the_public_facade():
+    """``from warehouse.api import open_warehouse``: the notebook's import path since the first session,
+    the same objects as the read wing's (README and docs use it)."""
+    import warehouse.api as public
+    import warehouse.read.api as code
+
+    assert public.open_warehouse is code.open_warehouse and public.Warehouse is code.Warehouse
+    assert public.UnknownNameError is code.UnknownNameError
+    assert set(public.__all__) <= set(dir(public))
+    assert "from warehouse.api import open_warehouse" in (ROOT / "README.md").read_text()
