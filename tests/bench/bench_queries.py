@@ -88,10 +88,11 @@ SHIPPED = {
     "read/api/metrics (as_of)": ("read/api/metrics", lambda p: {"cik": p["cik"], "metric": None, "as_of": p["as_of"],
                                                       "fiscal_year": None, "fiscal_period": None}, "arrow"),
     "read/api/lineage": ("read/api/lineage", lambda p: {"metric_id": p["metric_id"]}, "arrow"),
-    "read/api/filings": ("read/api/filings", lambda p: {"cik": p["cik"], "form": None, "since": None}, "arrow"),
+    "read/api/filings": ("read/api/filings", lambda p: {"cik": p["cik"], "form": None, "since": None, "limit": None},
+                         "arrow"),
     "read/api/companies": ("read/api/companies", lambda p: {}, "arrow"),
     "read/api/insider_transactions": ("read/api/insider_transactions", lambda p: {"cik": p["cik"], "codes": None,
-                                                                        "since": None}, "arrow"),
+                                                                        "since": None, "limit": None}, "arrow"),
     "read/api/insider_trades": ("read/api/insider_trades", lambda p: {"cik": p["cik"], "since": None}, "arrow"),
     "agent/standard_facts": ("agent/standard_facts", lambda p: {
         "cik": p["cik"], "concept": "revenue", "fy": p["fiscal_year"], "fp": "FY", "limit": 201,
@@ -107,17 +108,18 @@ SHIPPED = {
         "cik": p["cik"], "tags": [p["tag"]], "fy": None, "fp": None, "as_of": None}, "rows"),
     "agent/fact_versions (as_of)": ("agent/fact_versions", lambda p: {
         "cik": p["cik"], "tags": [p["tag"]], "fy": None, "fp": None, "as_of": p["as_of"]}, "rows"),
-    "agent/derived_metric": ("agent/derived_metric", lambda p: {
-        "cik": p["cik"], "metric": "free_cash_flow", "fy": p["fiscal_year"], "fp": "FY", "as_of": None}, "rows"),
+    "read/api/metrics (get_derived_metric)": ("read/api/metrics", lambda p: {
+        "cik": p["cik"], "metric": "free_cash_flow", "fiscal_year": p["fiscal_year"], "fiscal_period": "FY",
+        "as_of": None}, "rows"),
     "agent/lineage": ("agent/lineage", lambda p: {"metric_ids": [p["metric_id"]], "cik": p["cik"],
                                                    "concepts": p["lineage_concepts"]}, "rows"),
     "agent/computed_values": ("agent/computed_values", lambda p: {
         "cik": p["cik"], "concept": "revenue", "fy": p["fiscal_year"], "fp": "Q4"}, "rows"),
     "agent/reported_tags": ("agent/reported_tags", lambda p: {
         "cik": p["cik"], "concept": "revenue", "fy": p["fiscal_year"], "fp": "FY"}, "rows"),
-    "agent/filings": ("agent/filings", lambda p: {"cik": p["cik"], "form": "10-K", "since": None, "limit": 201},
-                      "rows"),
-    "agent/insider_transactions": ("agent/insider_transactions", lambda p: {
+    "read/api/filings (list_filings)": ("read/api/filings", lambda p: {
+        "cik": p["cik"], "form": "10-K", "since": None, "limit": 201}, "rows"),
+    "read/api/insider_transactions (get_insider_transactions)": ("read/api/insider_transactions", lambda p: {
         "cik": p["cik"], "since": None, "codes": None, "limit": 201}, "rows"),
     "agent/insider_lines": ("agent/insider_lines", lambda p: {"accession": p["accession"]}, "rows"),
     "read/standard/compare_concept": ("read/standard/compare_concept", lambda p: {

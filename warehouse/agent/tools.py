@@ -199,8 +199,10 @@ def get_derived_metric(con: duckdb.DuckDBPyConnection, company_query: str, metri
                 suggestion=f"Ask get_facts for {found_name.name}, or pick a derived metric (closest listed)."))
         metric = found_name.name
         fp, ts = _fp(fiscal_period), as_of_time(as_of)
-        params: dict[str, Any] = {"cik": co.cik, "metric": metric, "fy": fiscal_year, "fp": fp, "as_of": ts}
-        found = rows(con, sql("agent/derived_metric"), params)
+        params: dict[str, Any] = {"cik": co.cik, "metric": metric, "fiscal_year": fiscal_year, "fiscal_period": fp,
+                                  "as_of": ts}
+        # the notebook's metrics(); newest period first (a stable sort: each period's USD version first)
+        found = sorted(rows(con, sql("read/api/metrics"), params), key=lambda r: r["period_end"], reverse=True)
         if not found:
             years = years_available(con, "SELECT DISTINCT fiscal_year FROM derived_metrics WHERE cik = ? AND "
                                          "metric = ? AND fiscal_period = ? ORDER BY 1", [co.cik, metric, fp])
@@ -281,8 +283,8 @@ def list_filings(con: duckdb.DuckDBPyConnection, company_query: str, form: str |
     """The company's filings, newest first (form matches exactly or by base form: 10-K finds 10-K/A)."""
     try:
         co = company(con, company_query)
-        found = rows(con, sql("agent/filings"), {"cik": co.cik, "form": form, "since": _since(since),
-                                                 "limit": MAX_ROWS + 1})
+        found = rows(con, sql("read/api/filings"), {"cik": co.cik, "form": form, "since": _since(since),
+                                                    "limit": MAX_ROWS + 1})  # the notebook's filings()
         if not found:
             forms = [r[0] for r in con.execute("SELECT DISTINCT form FROM filings WHERE cik = ? ORDER BY 1",
                                                [co.cik]).fetchall()]
@@ -350,15 +352,14 @@ def get_insider_transactions(con: duckdb.DuckDBPyConnection, company_query: str,
     try:
         co = company(con, company_query)
         code_list = [c.strip().upper() for c in codes] if codes else None
-        found = rows(con, sql("agent/insider_transactions"), {"cik": co.cik, "since": _since(since),
-                                                              "codes": code_list, "limit": MAX_ROWS + 1})
+        found = rows(con, sql("read/api/insider_transactions"), {  # the notebook's insider_transactions()
+            "cik": co.cik, "since": _since(since), "codes": code_list, "limit": MAX_ROWS + 1})
         if not found:
             raise ToolFailure(ToolError(kind="no_data", message=f"no insider transactions of {co.name} as issuer"
                                         + (f" since {since}" if since else "") + (f" with codes {code_list}" if code_list else ""),
                                         suggestion="Widen since/codes (P purchase, S sale, A grant, M exercise, "
                                                    "F tax withholding, G gift), or load its Forms 3/4/5."))
-        out = [InsiderTransaction(**{**r, "owner_names": list(r["owner_names"] or [])},
-                                  sec_url=sec_url(co.cik, r["accession"])) for r in found[:MAX_ROWS]]
+        out = [InsiderTransaction(**r, sec_url=sec_url(co.cik, r["accession"])) for r in found[:MAX_ROWS]]
         return InsiderResult(company=co, transactions=out, truncated=len(found) > MAX_ROWS)
     except (ToolFailure, duckdb.Error) as exc:
         return InsiderResult(error=_failed(exc))

@@ -267,17 +267,18 @@ class Warehouse:
 
     def filings(self, company: int | str, *, form: str | None = None,
                 since: date | str | None = None) -> pl.DataFrame:
-        """Filings of a company, newest first; ``form="10-K"`` includes its amendments (10-K/A).
+        """Filings of a company, newest first; ``form="10-K"`` includes its amendments (10-K/A), any
+        case (``"10-k"``), as the MCP tool list_filings matches it (one file: read/api/filings.sql).
 
         >>> wh = open_warehouse(path)
         >>> wh.filings("AAPL", form="10-K", since="2024-01-01").select("accession", "form", "filing_date").rows()
         [('0000320193-25-000079', '10-K', datetime.date(2025, 10, 31)), ('0000320193-24-000123', '10-K', datetime.date(2024, 11, 1))]
         """
         cik = self.cik(company)
-        found = self._sql(sql("read/api/filings"), {"cik": cik, "form": form, "since": since})
+        found = self._sql(sql("read/api/filings"), {"cik": cik, "form": form, "since": since, "limit": None})
         if form is not None and found.height == 0:  # a form the company never filed, or a misspelt one
             forms = self._column("SELECT DISTINCT form FROM filings WHERE cik = ? ORDER BY 1", [cik])
-            if form not in forms and form not in {f.split("/")[0] for f in forms}:
+            if form.upper() not in {f.upper() for f in forms} | {f.split("/")[0].upper() for f in forms}:
                 raise UnknownNameError("form", form, _closest(form, forms), f" (forms CIK {cik} filed)")
         return found
 
@@ -478,19 +479,21 @@ class Warehouse:
     # -- insiders -------------------------------------------------------------------------------
     def insider_transactions(self, company: int | str, *, since: date | str | None = None,
                              codes: list[str] | None = None) -> pl.DataFrame:
-        """Every Form 3/4/5 transaction line of an issuer (amendments applied), optionally some
-        transaction codes (``["P", "S"]``) from a first trade date.
+        """Every Form 3/4/5 transaction line of an issuer (amendments applied), newest first, with its
+        owners' names (a list), optionally some transaction codes (``["P", "S"]``) from a first trade
+        date: the rows the MCP tool get_insider_transactions gives (one file: read/api/insider_transactions.sql).
 
         >>> wh = open_warehouse(path)
         >>> t = wh.insider_transactions("AAPL", codes=["S"])
-        >>> t.height, t["owner_names"].unique().to_list()
+        >>> t.height, t["owner_names"].explode().unique().to_list()
         (7, ['Adams Katherine L.'])
         """
         return self._sql(sql("read/api/insider_transactions"), {
-            "cik": self.cik(company), "since": since, "codes": [c.upper() for c in codes] if codes else None})
+            "cik": self.cik(company), "since": since, "limit": None,
+            "codes": [c.strip().upper() for c in codes] if codes else None})
 
     def insider_trades(self, company: int | str, *, since: date | str | None = None) -> pl.DataFrame:
-        """Open-market purchases (P) and sales (S) of an issuer, one row per line, with owner names,
+        """Open-market purchases (P) and sales (S) of an issuer, one row per line, with owner names (a list),
         roles and the computed line value.
 
         >>> wh = open_warehouse(path)

@@ -153,7 +153,7 @@ def trade_bars(wh: Warehouse, cik: int) -> list[Bar]:
         return []
     days = t.group_by("transaction_date", "side").agg(
         pl.col("shares").sum(), pl.col("line_value").sum(), pl.len().alias("lines"),
-        pl.col("owner_names").unique().sort().str.join("; ")).sort("transaction_date", "side")
+        pl.col("owner_names").explode().unique().sort().str.join("; ")).sort("transaction_date", "side")
     return [Bar(r["transaction_date"], r["side"], float(r["shares"]),
                 f"{r['transaction_date']} {r['side']}: {float(r['shares']):,.0f} shares in {r['lines']} lines"
                 f" ({compact(_v(r['line_value']), 'USD')}) by {r['owner_names']}") for r in days.iter_rows(named=True)]
