@@ -500,11 +500,13 @@ def compare(
     cik: Annotated[list[int] | None, typer.Option("--cik", "-c")] = None,
     ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t", help="Ticker or name (resolved, never guessed).")] = None,
     period: Annotated[str, typer.Option("--period", "-p", help="FY or Q1..Q4.")] = "FY",
+    segment: Annotated[str | None, typer.Option("--segment", "-s", help="A segment, product or region (member QName or name, e.g. Americas): its value of the concept, from the filings' inline XBRL.")] = None,
     format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
 ) -> None:
     """One row per company for a metric or concept in a fiscal year, with warnings when periods,
     tags or currencies do not line up. The table shows margins and growth as percentages, ratios as
-    multiples; json and csv give the fractions (0.1369 = 13.69%)."""
+    multiples; json and csv give the fractions (0.1369 = 13.69%). With --segment, one segment's
+    value of a concept (e.g. revenue of Americas) from the filings' inline XBRL."""
     from warehouse.read.compare import compare as compare_rows
     from warehouse.read.report_svg import shown
     from warehouse.schema.vocabulary import UnknownMetricError
@@ -512,11 +514,14 @@ def compare(
     with reader(State.db) as con:
         companies = _companies(con, cik, ticker)
         try:
-            rows = compare_rows(con, name, companies, fiscal_year, period)
+            rows = compare_rows(con, name, companies, fiscal_year, period, segment=segment)
         except UnknownMetricError as exc:
             fail(str(exc), EXIT_USAGE)
     columns = ["cik", "name", "fiscal_year", "fiscal_period", "period_start", "period_end", "value", "unit",
                "matched_tag", "accession", "derivation", "null_reason"]
+    if segment is not None:
+        columns[2:2] = ["member", "member_label"]
+        columns.append("element_id")
     if format is Format.json:
         print_result(_rows_result(rows, [*columns, "warnings"]), format)
         return
@@ -534,19 +539,23 @@ def growth(
     to_year: Annotated[int, typer.Option("--to", help="Later fiscal year.")],
     cik: Annotated[list[int] | None, typer.Option("--cik", "-c")] = None,
     ticker: Annotated[list[str] | None, typer.Option("--ticker", "-t")] = None,
+    segment: Annotated[str | None, typer.Option("--segment", "-s", help="A segment, product or region (member QName or name, e.g. 'Data Center'): its growth, from the filings' inline XBRL.")] = None,
     format: Annotated[Format, typer.Option("--format", "-f")] = Format.table,
 ) -> None:
     """Growth of a standard concept between two fiscal years (the table: a percentage; json and csv: a
-    fraction), with both inputs."""
+    fraction), with both inputs; with --segment, of one segment's value of it."""
     from warehouse.read.growth import growth as growth_of
     from warehouse.read.report_svg import shown
+    from warehouse.read.segments import SegmentNotFound
     from warehouse.schema.vocabulary import UnknownMetricError
 
     with reader(State.db) as con:
         rows = []
         for company in _companies(con, cik, ticker):
             try:
-                rows.append({"cik": company, **growth_of(con, concept, company, from_year, to_year)})
+                rows.append({"cik": company, **growth_of(con, concept, company, from_year, to_year, segment=segment)})
+            except SegmentNotFound as exc:
+                fail(str(exc), EXIT_NOT_FOUND)
             except UnknownMetricError as exc:
                 fail(str(exc), EXIT_USAGE)
     columns = list(dict.fromkeys(k for r in rows for k in r if k != "warnings"))

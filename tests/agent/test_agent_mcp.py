@@ -14,7 +14,7 @@ from test_agent_verify import TRUE_BRIEF, _planted
 pytestmark = pytest.mark.slow  # the MCP server as a process (make check leaves it out)
 
 TOOLS = {"resolve_company", "get_facts", "get_fact_history", "get_derived_metric", "compare_companies",
-         "list_filings", "get_statement", "get_breakdown", "get_insider_transactions", "verify_claims", "describe_schema", "query",
+         "list_filings", "get_statement", "get_breakdown", "get_segment", "get_insider_transactions", "verify_claims", "describe_schema", "query",
          "get_filing_section", "search_filings"}
 
 

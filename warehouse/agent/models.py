@@ -279,6 +279,29 @@ class BreakdownResult(BaseModel):
     error: ToolError | None = None
 
 
+class SegmentValue(BaseModel):
+    fiscal_year: int | None = Field(description="The warehouse's fiscal year of the period (NULL: no standard fact of the company has it).")
+    fiscal_period: str | None
+    period_start: date | None
+    period_end: date
+    value: Exact
+    unit: str
+    concept: str
+    accession: str = Field(description="Receipt: the latest filing that reports the period.")
+    element_id: str | None = Field(description="Receipt: the fact's element id in that filing's document.")
+    sec_url: str
+
+
+class SegmentResult(BaseModel):
+    segment: str
+    company: Company | None = None
+    axis: str | None = None
+    member: str | None = None
+    member_label: str | None = None
+    values: list[SegmentValue] = Field(default_factory=list)
+    error: ToolError | None = None
+
+
 class InsiderTransaction(BaseModel):
     accession: str
     document_type: str | None

@@ -40,6 +40,7 @@ from warehouse.agent.models import (
     QueryResult,
     ResolveResult,
     SchemaResult,
+    SegmentResult,
     StatementResult,
     ToolError,
 )
@@ -216,6 +217,14 @@ def build_server(db_path: str | Path) -> EdgarServer:
         product_or_service or geography: each member with its label and receipt, the members' sum against
         the consolidated total and any gap named; subtotal members (the sum of others) are marked."""
         return tools.get_breakdown(con, accession, breakdown, concept)
+
+    @tool
+    def get_segment(con: duckdb.DuckDBPyConnection, company: Name, segment: Name,
+                    concept: Name = "revenue") -> SegmentResult:
+        """One segment, product or region of a company (a member's QName or name, e.g. Data Center, iPhone,
+        Americas) over time: {values: [{fiscal_year, fiscal_period, period_start, period_end, value, unit,
+        accession, element_id}]} of revenue (or `concept`), each period as the latest filing says it."""
+        return tools.get_segment(con, company, segment, concept)
 
     @tool
     def get_insider_transactions(con: duckdb.DuckDBPyConnection, company: Name, since: date | None = None,

@@ -32,6 +32,8 @@ from warehouse.agent.models import (
     InsiderTransaction,
     LineageEdge,
     ResolveResult,
+    SegmentResult,
+    SegmentValue,
     StatementLine,
     StatementResult,
     StatementValue,
@@ -344,6 +346,31 @@ def get_breakdown(con: duckdb.DuckDBPyConnection, accession: str, breakdown: str
                for p in doc["periods"]]
     return BreakdownResult(accession=accession, breakdown=breakdown, axis=doc["axis"], concept=doc["concept"],
                            periods=periods)
+
+
+def get_segment(con: duckdb.DuckDBPyConnection, company_query: str, segment: str,
+                concept: str = "revenue") -> SegmentResult:
+    """One segment of a company (a member's QName or name: Data Center, iPhone, Americas) over time: every
+    period's value of ``concept`` as the latest filing says, with fiscal year and receipts."""
+    from warehouse.read.segments import SegmentNotFound, segment_values
+
+    try:
+        co = company(con, company_query)
+        try:
+            found = segment_values(con, co.cik, segment, concept)
+        except SegmentNotFound as exc:
+            raise ToolFailure(ToolError(kind="no_data", message=str(exc),
+                                        suggestion="Ask get_breakdown for a filing's members and their names.")) from None
+        except UnknownMetricError as exc:
+            raise ToolFailure(ToolError(kind="unknown_metric", message=str(exc), closest=exc.suggestions,
+                                        suggestion="Use a standard concept (revenue, ...) or a prefixed XBRL concept.")) from None
+        first = found[0]
+        return SegmentResult(segment=segment, company=co, axis=first["axis"], member=first["member"],
+                             member_label=first["member_label"],
+                             values=[SegmentValue(**{k: r[k] for k in SegmentValue.model_fields if k in r},
+                                                  sec_url=sec_url(co.cik, r["accession"])) for r in found])
+    except (ToolFailure, duckdb.Error) as exc:
+        return SegmentResult(segment=segment, error=_failed(exc))
 
 
 def get_insider_transactions(con: duckdb.DuckDBPyConnection, company_query: str, since: str | date | None = None,

@@ -8,7 +8,6 @@ the parts are counted once. Any difference left between the parts and the total 
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from itertools import combinations
 from typing import Any
@@ -32,20 +31,9 @@ class BreakdownNotFound(WarehouseError, LookupError):
     """An unknown breakdown name, or a filing whose facts carry no such breakdown."""
 
 
-def readable(member: str) -> str:
-    """us-gaap:AmericasSegmentMember -> Americas; aapl:IPhoneMember -> IPhone; country:US -> US."""
-    local = member.rpartition(":")[2]
-    local = re.sub(r"(Segment)?Member$", "", local) or local
-    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", local)
-
-
 def _labels(con: duckdb.DuckDBPyConnection, accession: str, axis: str) -> dict[str, str]:
-    """Member -> the label of the statement line that shows it alone (the document's own name)."""
-    found = fetch_all(con, """
-        SELECT DISTINCT c.dimensions[?] AS member, first(l.label ORDER BY l.line_number) AS label
-        FROM filing_statement_lines l, unnest(l.cells) AS u(c)
-        WHERE l.accession = ? AND cardinality(c.dimensions) = 1 AND c.dimensions[?] IS NOT NULL
-        GROUP BY ALL""", [axis, accession, axis])
+    """Member -> its readable name (filing_fact_members: the document's label, else made from the QName)."""
+    found = fetch_all(con, sql("read/api/breakdown_labels"), {"accession": accession, "axis": axis})
     return {m: label for m, label in found}
 
 
@@ -89,7 +77,7 @@ def breakdown(con: duckdb.DuckDBPyConnection, accession: str, name: str, concept
         out.append({
             "period_start": str(start) if start else None, "period_end": str(end), "unit": unit,
             "total": _plain(p["total"]), "total_element_id": p["total_element_id"],
-            "members": [{"member": m, "label": labels.get(m) or readable(m), "value": _plain(v), "element_id": e,
+            "members": [{"member": m, "label": labels[m], "value": _plain(v), "element_id": e,
                          "subtotal": m in subtotals} for m, (v, e) in p["members"].items()],
             "members_sum": _plain(parts), "gap": _plain(gap), "sums_to_total": gap == 0,
             "note": None if gap == 0 else ("no consolidated total tagged for this period" if gap is None else

@@ -39,7 +39,7 @@ def _reporting_choice(cands: list[dict]) -> tuple[dict, list[dict]]:
 
 
 def compare(con: duckdb.DuckDBPyConnection, metric_or_concept: str, ciks: Iterable[int], fiscal_year: int,
-            fiscal_period: str = "FY") -> list[dict[str, Any]]:
+            fiscal_period: str = "FY", segment: str | None = None) -> list[dict[str, Any]]:
     """One row per company for ``fiscal_year``/``fiscal_period`` with the warnings that matter.
 
     ``metric_or_concept`` is a derived metric, a standard concept or a plain-English alias
@@ -50,13 +50,23 @@ def compare(con: duckdb.DuckDBPyConnection, metric_or_concept: str, ciks: Iterab
     use); another currency's value for the same period is named as a convenience translation.
     Each row: cik, name, metric, fiscal_year, fiscal_period, period_start, period_end, value, unit,
     currency, matched_tag, scope, accession(s), derivation, null_reason, fy_end, warnings.
+
+    ``segment`` (a member's QName or readable name, e.g. ``Americas``) compares that segment's value of a
+    standard concept (or prefixed XBRL concept) instead, read from filing_facts
+    (warehouse.read.segments): each row also has axis, member, member_label and element_id.
     """
-    resolved = resolve_name(con, metric_or_concept)
-    metric = resolved.name
     cik_list = [int(c) for c in ciks]
     if not cik_list:
         raise MetricsError("compare needs at least one company")
     fp = fiscal_period.upper()
+    if segment is not None:
+        from warehouse.read.segments import segment_compare
+
+        segment_rows = segment_compare(con, metric_or_concept, cik_list, segment, fiscal_year, fp)
+        _add_warnings(segment_rows, fp)
+        return segment_rows
+    resolved = resolve_name(con, metric_or_concept)
+    metric = resolved.name
     params = {"name": metric, "ciks": cik_list, "fy": int(fiscal_year), "fp": fp}
     query = sql("read/standard/compare_metric") if resolved.kind == "metric" else sql("read/standard/compare_concept")
     by_cik: dict[int, list[dict]] = {}

@@ -3,13 +3,18 @@ from filing_facts' dimensions, the parts' sum checked against the consolidated t
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
-from helpers import FIXTURES
+from helpers import COMPANYFACTS_DIR, FIXTURES
 from pipelines.documents import read_local_document
 from warehouse.agent import tools
 from warehouse.load.ingest import ingest
-from warehouse.read.breakdowns import BreakdownNotFound, breakdown, readable
+from warehouse.read.breakdowns import BreakdownNotFound, breakdown
+from warehouse.read.compare import compare
+from warehouse.read.growth import growth
+from warehouse.read.segments import SegmentNotFound
 from warehouse.store.db import connect, raw_dir_for
 
 FILINGS = ["0000320193-25-000079_aapl-20250927", "0001045810-24-000029_nvda-20240128",
@@ -52,7 +57,7 @@ def test_subtotal_members_are_set_aside_and_labels_come_from_the_document(con):
     assert products["sums_to_total"] and products["members_sum"] == "416161000000"
     geo = _latest(con, "0001045810-24-000029", "geography")
     assert geo["sums_to_total"] and {m["member"] for m in geo["members"]} >= {"country:US", "country:TW"}
-    assert readable("aapl:GreaterChinaSegmentMember") == "Greater China"
+    assert con.execute("SELECT readable_member('aapl:GreaterChinaSegmentMember')").fetchone()[0] == "Greater China"
 
 
 def test_unknown_breakdowns_and_the_mcp_tool(con):
@@ -64,3 +69,50 @@ def test_unknown_breakdowns_and_the_mcp_tool(con):
     assert result.error is None and result.periods[0].sums_to_total
     assert {m.label for m in result.periods[0].members} >= {"Data Center", "Gaming"}
     assert tools.get_breakdown(con, "0001045810-24-000029", "by_color").error.kind == "bad_argument"
+
+
+@pytest.fixture(scope="module")
+def with_companyfacts(con, tmp_path_factory):
+    """The same warehouse plus Apple's and NVIDIA's companyfacts (their fiscal calendar) and Apple's FY2024 10-K."""
+    docs = [read_local_document(COMPANYFACTS_DIR / f"CIK{cik:010d}.json.gz") for cik in (320193, 1045810)]
+    docs.append(read_local_document(FIXTURES / "filings/10-K_10-Q/0000320193-24-000123_aapl-20240928.htm.gz"))
+    assert ingest(con, docs, raw_dir=tmp_path_factory.mktemp("cf"), command="load").rejected == []
+    return con
+
+
+def test_the_fact_members_view_names_members_by_the_document_or_the_qname(con):
+    named = dict(con.execute("""SELECT member, any_value(member_label) FROM filing_fact_members
+                                WHERE accession = '0000320193-25-000079' AND axis = 'srt:ProductOrServiceAxis'
+                                GROUP BY member""").fetchall())
+    assert named["us-gaap:ProductMember"] == "Products" and named["aapl:IPhoneMember"] == "IPhone"
+    # an equity statement's members are its columns: its lines ("Issuance of common stock") name no member
+    equity = con.execute("""SELECT count(*) FROM filing_fact_members
+                            WHERE axis = 'us-gaap:StatementEquityComponentsAxis' AND label_printed""").fetchone()
+    assert equity == (0,)
+    # one row per dimension: a fact with two dimensions is in the view twice, once per axis
+    assert con.execute("SELECT count(*) FROM filing_fact_members").fetchone()[0] == \
+        con.execute("SELECT sum(cardinality(dimensions)) FROM filing_facts").fetchone()[0] > 0
+
+
+def test_growth_and_compare_on_a_segment(with_companyfacts):
+    con = with_companyfacts
+    iphone = growth(con, "revenue", 320193, 2024, 2025, segment="iphone")  # by its name, any case
+    # both years from the FY2025 10-K (the latest filing reporting them): 209,586 / 201,183 - 1
+    assert (iphone["member"], iphone["from_value"], iphone["to_value"], iphone["to_element_id"]) == \
+        ("aapl:IPhoneMember", Decimal("201183000000"), Decimal("209586000000"), "f-377")
+    assert iphone["value"] == Decimal("0.0417679426") and iphone["from_accession"] == "0000320193-25-000079"
+    data_center = growth(con, "sales", 1045810, 2023, 2024, segment="nvda:DataCenterMember")
+    assert (data_center["from_value"], data_center["to_value"]) == (Decimal("15005000000"), Decimal("47525000000"))
+    missing = growth(con, "revenue", 320193, 2019, 2025, segment="iPhone")
+    assert missing["value"] is None and missing["null_reason"] == "no FY value of the segment for fiscal year 2019"
+    rows = compare(con, "revenue", [320193, 1045810], 2024, segment="country:US")
+    assert [(r["cik"], r["value"], r["member_label"]) for r in rows] == [
+        (320193, Decimal("142196000000"), "US"), (1045810, Decimal("26966000000"), "US")]
+    assert any("period ends differ by 244 days" in w for w in rows[0]["warnings"])  # Sep vs Jan year ends
+    with pytest.raises(SegmentNotFound, match="no revenue facts for a member named 'Toasters'"):
+        growth(con, "revenue", 320193, 2024, 2025, segment="Toasters")
+    result = tools.get_segment(con, "320193", "Services")
+    assert result.error is None and result.member == "us-gaap:ServiceMember" and result.member_label == "Services"
+    fy2025 = [v for v in result.values if (v.fiscal_year, v.fiscal_period) == (2025, "FY")]
+    assert [(v.value, v.accession) for v in fy2025] == [(Decimal("109158000000"), "0000320193-25-000079")]
+    assert tools.get_segment(con, "320193", "Toasters").error.kind == "no_data"
