@@ -157,7 +157,7 @@ class Warehouse:
         """Our own SQL (a shipped query file): no statement check, no limits."""
         self._check_open()
         try:
-            return _frame(self.con.execute(query, params or []).pl())
+            return _frame(pl.from_arrow(self.con.execute(query, params or []).to_arrow_table()))
         except duckdb.Error as exc:
             raise QueryError(f"{type(exc).__name__}: {exc}") from exc
 
