@@ -18,6 +18,7 @@ import pyarrow as pa
 from pipelines.errors import RejectedDocument
 from warehouse.load.context import LoadContext, insert_arrow
 from warehouse.store.db import fetch_all, fetch_value
+from warehouse.schema.sql_files import sql
 
 if TYPE_CHECKING:  # the parser (XML, defusedxml) is imported where a filing is stored, not by every load
     from pipelines.ownership import OwnershipFiling
@@ -148,36 +149,8 @@ def relink_amendments(con: duckdb.DuckDBPyConnection, issuer_cik: int) -> int:
                          [issuer_cik])
     if not before:
         return 0
-    changed = fetch_value(con, """
-        WITH l AS (
-            SELECT a.accession, c.original_accession,
-                   coalesce(c.rule, ?) AS rule, coalesce(c.same_rule_candidates, 0) AS n
-            FROM insider_filings a
-            LEFT JOIN insider_amendment_candidates c
-                   ON c.amendment_accession = a.accession AND c.candidate_rank = 1
-            WHERE a.issuer_cik = ? AND a.document_type LIKE '%/A'
-        )
-        SELECT count(*) FROM insider_filings f JOIN l USING (accession)
-        WHERE f.amends_accession IS DISTINCT FROM l.original_accession
-           OR f.amendment_rule IS DISTINCT FROM l.rule OR f.amendment_candidates IS DISTINCT FROM l.n
-    """, [UNLINKED, issuer_cik])
-    if changed:
-        con.execute("""
-            UPDATE insider_filings SET amends_accession = l.original_accession, amendment_rule = l.rule,
-                                       amendment_candidates = l.n
-            FROM (
-                SELECT a.accession, c.original_accession,
-                       coalesce(c.rule, ?) AS rule, coalesce(c.same_rule_candidates, 0) AS n
-                FROM insider_filings a
-                LEFT JOIN insider_amendment_candidates c
-                       ON c.amendment_accession = a.accession AND c.candidate_rank = 1
-                WHERE a.issuer_cik = ? AND a.document_type LIKE '%/A'
-            ) AS l
-            WHERE insider_filings.accession = l.accession
-              AND (insider_filings.amends_accession IS DISTINCT FROM l.original_accession
-                   OR insider_filings.amendment_rule IS DISTINCT FROM l.rule
-                   OR insider_filings.amendment_candidates IS DISTINCT FROM l.n)
-        """, [UNLINKED, issuer_cik])
+    changed = fetch_value(con, sql("load/ownership/relink_amendments"),
+                          {"unlinked": UNLINKED, "issuer_cik": issuer_cik})
     return int(changed or 0)
 
 
