@@ -33,6 +33,7 @@ from warehouse.read.queries import (
 )
 from warehouse.store.db import WarehouseError, default_db_path, raw_dir_for, reader, writer
 from warehouse.store.publish import current_writer
+from warehouse.store.secrets import redact, redact_logs
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -66,10 +67,10 @@ out = Console(width=None if sys.stdout.isatty() else 200, emoji=False, markup=Fa
 
 
 def say(label: str, text: str, style: str = "yellow") -> None:
-    """One line on stderr: ``label:`` in ``style``, then ``text`` exactly as it is."""
+    """One line on stderr: ``label:`` in ``style``, then ``text`` as it is, secrets masked."""
     from rich.text import Text
 
-    err.print(Text.assemble((f"{label}:", style), " ", text), highlight=False)
+    err.print(Text.assemble((f"{label}:", style), " ", redact(text)), highlight=False)
 
 
 class Format(StrEnum):
@@ -854,6 +855,7 @@ def _progress(*, eta: bool = False) -> Progress:
 def main() -> None:
     """Console entry point: one-line errors, exit codes scripts can rely on."""
     apply_prefect_defaults()  # before anything imports Prefect
+    redact_logs()  # no log line of any library prints a catalog password or an object store key
     # numpy (a load imports it with pyarrow) starts an OpenBLAS thread per core when it is imported, for
     # linear algebra no command does: one, ~0.02-0.03 s CPU less per process (numpy's import 0.20 -> 0.18)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

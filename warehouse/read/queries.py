@@ -34,9 +34,12 @@ STOP_GRACE = 1.0
 #: make rows or read the catalogue. Every other one reads files (read_*, glob, parquet_*), runs SQL
 #: text the parser never saw (query, query_table, json_execute_serialized_sql) or changes the
 #: database or the process (checkpoint, enable_logging, enable_profiling, truncate_duckdb_logs).
+#: Not ``duckdb_databases``: its path column holds the lake's catalog connection string (a password, if
+#: one was given in it); ``SHOW DATABASES`` names the databases. No ``postgres_*`` or ``ducklake_*``
+#: function: on the lake they would run SQL on the catalog's PostgreSQL (``pg_read_file``...).
 READING_TABLE_FUNCTIONS = frozenset({
     "range", "generate_series", "unnest", "json_each", "json_tree", "duckdb_columns", "duckdb_constraints",
-    "duckdb_databases", "duckdb_dependencies", "duckdb_functions", "duckdb_indexes", "duckdb_keywords",
+    "duckdb_dependencies", "duckdb_functions", "duckdb_indexes", "duckdb_keywords",
     "duckdb_schemas", "duckdb_sequences", "duckdb_tables", "duckdb_types", "duckdb_views", "pragma_table_info",
     "pragma_show", "pragma_version", "pragma_platform", "icu_calendar_names", "pg_timezone_names"})
 #: Scalar functions refused even inside a SELECT (they write: the log).
@@ -44,6 +47,9 @@ WRITING_FUNCTIONS = frozenset({"write_log"})
 #: A table name that is a file name: DuckDB would read the file by "replacement scan" (FROM 'x.csv');
 #: the database file and its WAL stay readable even with external access off.
 _FILE_NAME = re.compile(r"[./\\:~]")
+#: DuckLake's metadata catalog (``__ducklake_metadata_<alias>``, the PostgreSQL database itself, every
+#: schema of it, pg_catalog included): a table named in it by catalog or schema is refused.
+_LAKE_METADATA = re.compile(r"^__ducklake_metadata_", re.IGNORECASE)
 _MACROS = "SELECT function_name FROM duckdb_functions() WHERE function_type = 'table_macro' AND NOT internal"
 
 
@@ -113,11 +119,15 @@ def admit(con: duckdb.DuckDBPyConnection, query: str) -> duckdb.Statement:
             raise QueryRefused(f"refused: function {name}() is not allowed: it writes")
         elif kind == "table" and _FILE_NAME.search(name):
             raise QueryRefused(f"refused: {name!r} names a file, not a table: no file access from SQL")
+        elif kind == "catalog" and _LAKE_METADATA.match(name):
+            raise QueryRefused(f"refused: {name} is the lake's catalog database, not the warehouse: "
+                               f"readers read the warehouse's tables only")
     return statement
 
 
 def _references(node: Any) -> Iterator[tuple[str, str]]:
-    """("table function" | "function" | "table", name) of every reference in a serialised statement
+    """("table function" | "function" | "table" | "catalog", name) of every reference (a table's
+    catalog and schema are both yielded as "catalog": ``x.t`` may name either) in a serialised statement
     (iterative: a deeply nested statement cannot exhaust the stack)."""
     stack = [node]
     while stack:
@@ -131,6 +141,8 @@ def _references(node: Any) -> Iterator[tuple[str, str]]:
                 continue
             if kind == "BASE_TABLE":
                 yield "table", str(n.get("table_name", ""))
+                for qualifier in ("catalog_name", "schema_name"):
+                    yield "catalog", str(n.get(qualifier) or "")
             elif n.get("class") == "FUNCTION":
                 yield "function", str(n.get("function_name", "")).lower()
             stack.extend(n.values())

@@ -5,6 +5,10 @@ Selected by configuration (``--backend ducklake`` on the CLI sets the same varia
     EDGAR_WAREHOUSE_BACKEND=ducklake
     EDGAR_WAREHOUSE_LAKE_CATALOG='postgres:dbname=lake host=127.0.0.1 port=5432 user=edgar'
     EDGAR_WAREHOUSE_LAKE_DATA=/srv/edgar/lake          # Parquet files (a folder, or s3://...)
+    EDGAR_WAREHOUSE_LAKE_READ_CATALOG='postgres:dbname=lake host=... user=edgar_reader'  # optional
+
+Readers attach with the read catalog when one is given (a PostgreSQL role that may only SELECT the
+catalog's tables: SECURITY.md, "The lake in production"), else with the writers' catalog.
 
 Every connection is an in-memory DuckDB that loads the ``ducklake`` and ``postgres_scanner``
 extensions from the pinned PyPI wheels (``scale`` extra; no download), ATTACHes the lake as
@@ -41,10 +45,12 @@ from warehouse.errors import WarehouseError
 from warehouse.schema.folder import schema_dir
 from warehouse.schema.migrate import apply_definitions, apply_migrations
 from warehouse.store.sandbox import sandbox
+from warehouse.store.secrets import catalog_password, redact, remember_secret
 
 BACKEND_ENV = "EDGAR_WAREHOUSE_BACKEND"
 CATALOG_ENV = "EDGAR_WAREHOUSE_LAKE_CATALOG"
 DATA_ENV = "EDGAR_WAREHOUSE_LAKE_DATA"
+READ_CATALOG_ENV = "EDGAR_WAREHOUSE_LAKE_READ_CATALOG"
 BACKENDS = ("duckdb", "ducklake")
 ALIAS = "lake"
 CONFLICT_RETRIES = 25
@@ -53,18 +59,31 @@ T = TypeVar("T")
 
 
 class LakeError(WarehouseError):
-    """The DuckLake backend is misconfigured or its catalog cannot be reached."""
+    """The DuckLake backend is misconfigured or its catalog cannot be reached (its text never holds a secret)."""
+
+    def __init__(self, message: str):
+        super().__init__(redact(message))
 
 
 @dataclass(frozen=True)
 class LakeConfig:
-    """Where the lake is: its catalog (a DuckLake metadata connection string) and its data path."""
+    """Where the lake is: its catalog (a DuckLake metadata connection string), its data path, and
+    the catalog readers attach with (a read-only role; None: the writers' catalog)."""
 
     catalog: str
     data_path: str
+    read_catalog: str | None = None
+
+    def __post_init__(self) -> None:
+        for text in (self.catalog, self.read_catalog or ""):
+            remember_secret(catalog_password(text))
 
     def describe(self) -> str:
-        return f"ducklake:{self.catalog} (data {self.data_path})"
+        """Where the lake is, passwords masked."""
+        return redact(f"ducklake:{self.catalog} (data {self.data_path})")
+
+    def catalog_for(self, *, read_only: bool) -> str:
+        return (self.read_catalog or self.catalog) if read_only else self.catalog
 
     @property
     def raw_dir(self) -> Path:
@@ -90,9 +109,13 @@ def lake_config() -> LakeConfig | None:
     if not catalog or not data:
         raise LakeError(f"{BACKEND_ENV}=ducklake needs {CATALOG_ENV} (e.g. 'postgres:dbname=lake "
                         f"host=127.0.0.1 user=edgar') and {DATA_ENV} (the Parquet folder)")
-    if catalog.startswith("ducklake:"):
-        catalog = catalog[len("ducklake:"):]
-    return LakeConfig(catalog, data)
+    read = os.environ.get(READ_CATALOG_ENV, "").strip()
+    return LakeConfig(_bare(catalog), data, _bare(read) or None)
+
+
+def _bare(catalog: str) -> str:
+    """A catalog string without its optional ``ducklake:`` prefix."""
+    return catalog[len("ducklake:"):] if catalog.startswith("ducklake:") else catalog
 
 
 # ----------------------------------------------------------------------------------- extensions
@@ -149,7 +172,8 @@ def attach(con: duckdb.DuckDBPyConnection, cfg: LakeConfig, *, read_only: bool =
         options.append("READ_ONLY")
     for attempt in range(1, CONFLICT_RETRIES + 1):
         try:
-            con.execute(f"ATTACH 'ducklake:{_literal(cfg.catalog)}' AS {ALIAS} ({', '.join(options)})")
+            con.execute(f"ATTACH 'ducklake:{_literal(cfg.catalog_for(read_only=read_only))}' AS {ALIAS}"
+                        f" ({', '.join(options)})")
             break
         except duckdb.Error as exc:
             # two processes attaching an empty catalog both create DuckLake's metadata tables: the
@@ -158,7 +182,7 @@ def attach(con: duckdb.DuckDBPyConnection, cfg: LakeConfig, *, read_only: bool =
                 conflict_pause(attempt)
                 continue
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-            raise LakeError(f"{cfg.describe()}: cannot attach the lake ({first[:200]})") from exc
+            raise LakeError(f"{cfg.describe()}: cannot attach the lake ({redact(first)[:200]})") from exc
     con.execute(f"USE {ALIAS}")
 
 
