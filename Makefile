@@ -60,21 +60,20 @@ lint: ## ruff, with per-folder import bans that keep the three layers apart; myp
 	$(BIN)/mypy
 
 BENCH_DIR ?= $(CURDIR)/.bench
-bench: ## quick benchmarks (~5 min on 2 cores; prints figures, and how to run the big ones)
+BENCH_RUNS ?= 3
+BENCH_UNIVERSE ?= 400
+bench: ## side by side with edgartools (whole processes) + a universe-shaped bootstrap (~5 min on 2 cores)
 	# edgartools (the yardstick) in its own venv: it brings pandas, which DuckDB and pyarrow import
 	# on first use when present (0.5-0.9 s a process); the project's install has no pandas
 	test -x .venv-bench/bin/python || $(PY) -m venv .venv-bench
 	.venv-bench/bin/pip install -q -e '.[bench]' || echo "edgartools not installable: bench prints our figures only"
-	mkdir -p $(BENCH_DIR)
-	$(BIN)/python tests/bench/bench_companyfacts.py --runs 3
-	$(BIN)/python tests/bench/bench_parse_companyfacts.py --runs 5
-	$(BIN)/python tests/bench/bench_scale.py --scales 1,10 --incremental --work $(BENCH_DIR)/scale \
-	  --queries 1000000 --query-budget 20
-	@echo "Bigger runs (not in make bench; the 100x inputs take 2.4 GB, the universe ~15 GB of JSON):"
-	@echo "  $(BIN)/python tests/bench/bench_scale.py --scales 1,10,100 --incremental --queries 5000000 --work $(BENCH_DIR)/scale"
-	@echo "  $(BIN)/python tests/bench/bench_scale.py --scales 1 --universe --incremental --queries 5000000 --work $(BENCH_DIR)/scale"
-	@echo "  $(BIN)/python tests/bench/bench_companyfacts.py --profile    # where a full ingest's time goes"
-	@echo "  $(BIN)/python tests/bench/bench_parse_memory.py --mb 200     # peak RSS parsing one 200 MB payload"
+	$(BIN)/python tests/bench/bench_vs_edgartools.py --runs $(BENCH_RUNS) --universe-members $(BENCH_UNIVERSE) \
+	  --work $(BENCH_DIR)
+	@echo "The ~100M-fact universe (19,000 members, ~15 GB of JSON): make bench BENCH_UNIVERSE=19000"
+	@echo "Other benchmarks (not in make bench; docs/benchmarks.md has their figures):"
+	@echo "  $(BIN)/python tests/bench/bench_scale.py --scales 1,10 --incremental --queries 1000000 --work $(BENCH_DIR)/scale"
+	@echo "  $(BIN)/python tests/bench/bench_companyfacts.py --profile    # in one process: where an ingest's time goes"
+	@echo "  $(BIN)/python tests/bench/bench_parse_companyfacts.py --runs 5; bench_parse_memory.py --mb 200"
 
 clean: ## remove the demo warehouse and caches
 	rm -rf $(DB) $(DB).wal .pytest_cache .ruff_cache .mypy_cache .prefect .bench
