@@ -208,8 +208,10 @@ def universe(work: Path, members: int, batch_size: int) -> None:
           f"{r['cpu']:.1f} s CPU = {facts / r['cpu']:,.0f} facts/CPU-s; peak RSS {r['max_rss_mb']:,.0f} MB largest "
           f"process, {r['tree_rss_mb']:,.0f} MB process tree; load average {os.getloadavg()[0]:.1f} at the end")
     if members < 19_000:
-        print(f"  the ~100M-fact universe at this rate: ~{19_000 / members * r['wall'] / 60:,.0f} min wall "
-              f"(goal <= 15; run it: make bench BENCH_UNIVERSE=19000)")
+        scale = 19_000 / members
+        print(f"  the ~100M-fact universe at this rate: ~{scale * r['wall'] / 60:,.0f} min wall, "
+              f"~{scale * r['cpu'] / 60:,.0f} min of CPU (goal <= 15 min wall; one writer thread: CPU bounds "
+              f"wall; run it: make bench BENCH_UNIVERSE=19000)")
 
 
 def main(argv: list[str] | None = None) -> int:
