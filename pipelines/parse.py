@@ -1,8 +1,9 @@
-"""The table of loadable document kinds (kind -> parser, record type) and the parse stage of ingest.
+"""The table of loadable document kinds (kind -> parser) and the parse stage of ingest.
 
-``KINDS`` is the ONE place that says which kinds of SEC payload can be loaded, which parser turns
-each into a record and which record type it gives. ``warehouse.load.kinds`` says, once, which loader
-stores each record type and in which order; a test checks the two tables against each other.
+``KINDS`` is the ONE place that says which kinds of SEC payload can be loaded and which parser turns
+each into a record (``pipelines.detect`` tells the kind from the content). ``warehouse.load.kinds``
+says, once, which record type each kind's parser returns, which loader stores it and in which order;
+a test checks the two tables against each other.
 
 ``parse_many`` is a process boundary and therefore an error boundary: whatever a parser raises
 for a document (not only RejectedDocument: TypeError, MemoryError, OverflowError...) comes back
@@ -97,22 +98,21 @@ def _filing_document(doc: Document) -> Any:
 
 @dataclass(frozen=True)
 class DocumentKind:
-    """One loadable kind of SEC payload: its name (``source_documents.kind``), its parser, and the
-    class name of the record the parser returns (``warehouse.load.kinds`` maps it to a loader)."""
+    """One loadable kind of SEC payload: its name (``source_documents.kind``, one of
+    ``pipelines.detect.KINDS``) and its parser (its record type and loader: ``warehouse.load.kinds``)."""
 
     name: str
     parse: Callable[[Document], Any]
-    record_type: str
 
 
 KINDS: dict[str, DocumentKind] = {k.name: k for k in (
-    DocumentKind("company_tickers", _company_tickers, "CompanyTickers"),
-    DocumentKind("company_tickers_exchange", _company_tickers_exchange, "CompanyTickers"),
-    DocumentKind("submissions", _submissions, "Submissions"),
-    DocumentKind("submissions_page", _submissions_page, "SubmissionsPage"),
-    DocumentKind("companyfacts", _companyfacts, "CompanyFacts"),
-    DocumentKind("ownership", _ownership, "OwnershipFiling"),
-    DocumentKind("filing_document", _filing_document, "FilingDocument"),
+    DocumentKind("company_tickers", _company_tickers),
+    DocumentKind("company_tickers_exchange", _company_tickers_exchange),
+    DocumentKind("submissions", _submissions),
+    DocumentKind("submissions_page", _submissions_page),
+    DocumentKind("companyfacts", _companyfacts),
+    DocumentKind("ownership", _ownership),
+    DocumentKind("filing_document", _filing_document),
 )}
 
 

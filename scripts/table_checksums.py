@@ -6,7 +6,7 @@
 Builds with the command line itself (``python -m flows.cli load``, the code of whatever checkout
 ``flows`` and ``warehouse`` import from), so the same script measures the code before and after a
 move: copy the vendored data to ``DIR/data`` (one path for both runs: source_documents records it),
-load tests/fixtures/sec, form4 and vintages in one run, then hash every relation of the main schema
+load tests/fixtures/sec, form4, vintages and filings in one run, then hash every relation of the main schema
 (tables and views) without the columns that differ between two honest runs (run ids, wall clocks,
 known_from where it is the load's clock: ``_value``).
 A line: name, rows, an order-independent hash of the rows; the last line hashes the lines.
@@ -26,7 +26,7 @@ from pathlib import Path
 import duckdb
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ("sec", "form4", "vintages")
+DATA = ("sec", "form4", "vintages", "filings")
 # differ between two runs of the same input by design: run ids, the wall clock of the run
 VOLATILE = {"load_id", "flow_run_id", "started_at", "finished_at", "fetched_at", "computed_at", "applied_at",
             "checked_at", "observed_at", "submissions_observed_at", "pid", "host"}

@@ -31,7 +31,7 @@ def _record_pid(monkeypatch):
     """The companyfacts parser, also saying which process ran it."""
     real = parse_mod.KINDS["companyfacts"]
     monkeypatch.setitem(parse_mod.KINDS, "companyfacts",
-                        DocumentKind("companyfacts", lambda doc: (os.getpid(), real.parse(doc)), real.record_type))
+                        DocumentKind("companyfacts", lambda doc: (os.getpid(), real.parse(doc))))
 
 
 def test_a_small_batch_is_parsed_in_this_process(monkeypatch):

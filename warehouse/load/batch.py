@@ -190,19 +190,17 @@ def _record_kind(item: Item) -> str:
 
 
 def _order(item: Item) -> int:
-    """Load order within a batch: the order of the item's record type (warehouse.load.kinds), found
-    through its kind (pipelines.parse.KINDS) when it has no record; unknown kinds last. A Known
-    item stores nothing, so its place is immaterial: a batch of unchanged documents never imports
-    the loaders (numpy, pyarrow)."""
+    """Load order within a batch: the order of the item's kind (warehouse.load.kinds), found by its
+    record's type, or by its document kind when it has no record; unknown kinds last. A Known item
+    stores nothing, so its place is immaterial: a batch of unchanged documents never imports the
+    loaders (numpy, pyarrow)."""
     if isinstance(item, Known):
         return 0
-    from pipelines.parse import KINDS
-    from warehouse.load.kinds import LOADERS
+    from warehouse.load.kinds import BY_DOCUMENT, KINDS, LOADERS
 
     record = getattr(item, "record", None)
-    kind = KINDS.get(_record_kind(item))
-    spec = LOADERS.get(type(record).__name__ if record is not None else kind.record_type if kind else "")
-    return spec.order if spec else len(LOADERS)
+    spec = LOADERS.get(type(record)) if record is not None else BY_DOCUMENT.get(_record_kind(item))
+    return spec.order if spec else len(KINDS)
 
 
 # ------------------------------------------------------------------------------------------ runs
@@ -331,7 +329,7 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
     pending = sorted(items, key=_order)
     deferred: list[Item] = []  # loaded alone after this batch commits (DuckDB ran out of memory)
     conflicts = 0
-    together = True  # records of several companies stored by one call (RecordLoader.many)
+    together = True  # records of several companies stored by one call (Kind.many)
     for _attempt in range(2 * len(pending) + 2 + CONFLICT_RETRIES):
         report = BatchReport(load_id=load_id)
         try:
@@ -455,7 +453,7 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, 
     seen: set[tuple[str, str]] = set()
     documents = _DocumentRows(con)
     loaded_before = _already_loaded(con, items)
-    # Consecutive records that one RecordLoader.many stores together (each company once: a company's
+    # Consecutive records that one Kind.many stores together (each company once: a company's
     # next record waits for the call that stores its previous one).
     waiting: list[tuple[Parsed, LoadContext, Any]] = []
     for item in items:
@@ -477,7 +475,7 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, 
         seen.add(key)
         from warehouse.load.kinds import LOADERS  # here: unchanged documents need no loader
 
-        spec = LOADERS.get(type(record).__name__)
+        spec = LOADERS.get(type(record))
         many = spec.many if together and spec is not None else None
         if waiting and (many is not _many_of(waiting) or any(c == cik for _, _, c in waiting)):
             _store_together(con, waiting, report)
@@ -509,7 +507,7 @@ def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, 
 def _many_of(waiting: Sequence[tuple[Parsed, LoadContext, Any]]):
     from warehouse.load.kinds import LOADERS
 
-    return LOADERS[type(waiting[0][0].record).__name__].many
+    return LOADERS[type(waiting[0][0].record)].many
 
 
 def _value_error(doc: Document, exc: BaseException) -> RejectedDocument:
@@ -517,7 +515,7 @@ def _value_error(doc: Document, exc: BaseException) -> RejectedDocument:
 
 
 def _store_together(con, waiting: list[tuple[Parsed, LoadContext, Any]], report: BatchReport) -> None:
-    """Store the waiting records with one RecordLoader.many call, then count each as its own load.
+    """Store the waiting records with one Kind.many call, then count each as its own load.
     A document named by a RejectedDocument is rejected; any other error of a value fails the
     attempt with _TogetherFailed (one waiting record alone: that document is rejected)."""
     many = _many_of(waiting)

@@ -1,14 +1,28 @@
-"""Which loader stores which record type, and in which order within a batch (said once, here).
+"""The document kinds the warehouse loads, one row each, keyed by record type: loader, load order, tables written.
 
-``pipelines.parse.KINDS`` maps each kind of document to its parser and record type; this table maps
-each record type to the loader that stores it. A test checks that every record type a parser can
-return has exactly one loader here.
+A row joins the kind's two halves, each said once. pipelines/ (which never imports warehouse/) has
+its detection rule (``pipelines.detect.detect_kind``) and its parser (the ``pipelines.parse.KINDS``
+rows named in ``documents``); this row names the record type those parsers return (the class
+itself), the loader that stores it, its place in a batch and the tables it writes. Each of those
+tables has a row in ``warehouse.schema.tables`` saying whether it is exported and what `status`
+counts in it. tests/warehouse/load/test_ingest_path.py checks the rows against the parsers (each
+kind parses to its row's record type) and against what the loaders write.
+
+Adding a kind: its parser and detection rule in pipelines/ (one ``DocumentKind`` row), a migration
+for its tables (and their columns in schema/columns.toml), a row per table in
+``warehouse.schema.tables``, ``warehouse/load/<kind>.py`` with its loader, then ONE row below.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipelines.companyfacts import CompanyFacts
+from pipelines.filing_documents import FilingDocument
+from pipelines.ownership import OwnershipFiling
+from pipelines.submissions import Submissions, SubmissionsPage
+from pipelines.tickers import CompanyTickers
+from warehouse.load import filing_documents, inline_xbrl, ownership
 from warehouse.load.companyfacts import load_companyfacts, load_companyfacts_many
 from warehouse.load.context import Loader, ManyLoader
 from warehouse.load.filing_documents import load_filing_document
@@ -17,23 +31,33 @@ from warehouse.load.submissions import load_company_tickers, load_submissions, l
 
 
 @dataclass(frozen=True)
-class RecordLoader:
-    """``loader`` stores one record of ``record_type``; within a batch records load by ``order``
-    (the registry first, then a company's main submissions file before its pages, because a page
-    needs its main file; everything else after, in the order given). ``many``, when given, stores
-    consecutive records of different companies in one call, as ``loader`` would one by one."""
+class Kind:
+    """``loader`` stores one record of ``record_type`` (what the parsers of the pipelines kinds
+    ``documents`` return) into ``tables``; within a batch records load by ``order`` (the registry
+    first, then a company's main submissions file before its pages, because a page needs its main
+    file; everything else after, in the order given). ``many``, when given, stores consecutive
+    records of different companies in one call, as ``loader`` would one by one."""
 
-    record_type: str
+    record_type: type
+    documents: tuple[str, ...]
     loader: Loader
     order: int
+    tables: tuple[str, ...]
     many: ManyLoader | None = None
 
 
-LOADERS: dict[str, RecordLoader] = {r.record_type: r for r in (
-    RecordLoader("CompanyTickers", load_company_tickers, 0),
-    RecordLoader("Submissions", load_submissions, 1),
-    RecordLoader("SubmissionsPage", load_submissions_page, 2),
-    RecordLoader("CompanyFacts", load_companyfacts, 3, load_companyfacts_many),
-    RecordLoader("OwnershipFiling", load_ownership, 3),
-    RecordLoader("FilingDocument", load_filing_document, 3),
-)}
+KINDS: tuple[Kind, ...] = (
+    Kind(CompanyTickers, ("company_tickers", "company_tickers_exchange"), load_company_tickers, 0,
+         ("company_tickers",)),
+    Kind(Submissions, ("submissions",), load_submissions, 1,
+         ("filings", "companies", "company_observations", "submission_pages", "accession_acceptance")),
+    Kind(SubmissionsPage, ("submissions_page",), load_submissions_page, 2,
+         ("filings", "submission_pages", "accession_acceptance")),
+    Kind(CompanyFacts, ("companyfacts",), load_companyfacts, 3,
+         ("facts", "concepts", "fiscal_calendar", "companies", "fact_repeated_keys"), load_companyfacts_many),
+    Kind(OwnershipFiling, ("ownership",), load_ownership, 3, ownership.TABLES),
+    Kind(FilingDocument, ("filing_document",), load_filing_document, 3,
+         filing_documents.TABLES + inline_xbrl.TABLES),
+)
+LOADERS: dict[type, Kind] = {k.record_type: k for k in KINDS}  # a record's kind: LOADERS[type(record)]
+BY_DOCUMENT: dict[str, Kind] = {d: k for k in KINDS for d in k.documents}  # by pipelines' kind name

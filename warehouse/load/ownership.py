@@ -17,8 +17,8 @@ import pyarrow as pa
 
 from pipelines.errors import RejectedDocument
 from warehouse.load.context import LoadContext, insert_arrow
-from warehouse.store.db import fetch_all, fetch_value
 from warehouse.schema.sql_files import sql
+from warehouse.store.db import fetch_all, fetch_value
 
 if TYPE_CHECKING:  # the parser (XML, defusedxml) is imported where a filing is stored, not by every load
     from pipelines.ownership import OwnershipFiling

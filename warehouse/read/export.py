@@ -41,6 +41,7 @@ from pathlib import Path
 
 import duckdb
 
+from warehouse.schema.tables import PARTITIONED, PUBLIC
 from warehouse.store.db import WarehouseError, fetch_all, quote_ident
 
 FORMAT_VERSION = 1
@@ -76,40 +77,6 @@ class Source:
     comments_from: str
     partition_by: str | None = None
 
-
-# The public data contract, in export order; names missing from an older warehouse are skipped.
-PUBLIC = (
-    "companies", "company_tickers", "filings", "concepts", "fiscal_calendar", "facts", "fact_versions",
-    "facts_current", "fact_restatements", "insider_filings", "insider_owners", "insider_transactions",
-    "insider_holdings", "insider_footnotes", "insider_footnote_refs", "standard_facts", "derived_metrics",
-    "metric_lineage", "source_documents", "load_runs",
-)
-PARTITIONED = {"facts": "fiscal_year", "fact_versions": "fiscal_year"}
-# Every other table, and why it is not exported (tests/warehouse/read/test_export_coverage.py: a new
-# table is in PUBLIC or here, never forgotten). Any table can still be exported by name (`--table`).
-NOT_EXPORTED = {
-    "facts_current_rows": "stored rows of the view facts_current, exported under that name",
-    "fact_restatements_rows": "stored rows of the view fact_restatements, exported under that name",
-    "standard_facts_rows": "stored rows of the view standard_facts, exported under that name",
-    "accession_acceptance": "a lookup kept for fact_versions.known_from (exported within fact_versions)",
-    "company_observations": "what each submissions file said about its company: the input of companies' history",
-    "fact_repeated_keys": "an audit of keys a payload repeats (the facts themselves are exported)",
-    "submission_pages": "which pages of a company's submissions history are loaded (completeness bookkeeping)",
-    "check_results": "the data-quality checks' record per load (operations; `edgar-warehouse checks` reads it)",
-    "check_company_results": "the data-quality checks' record per load and company (operations)",
-    "run_requests": "the nightly's HTTP request log (operations)",
-    "tracked_companies": "the nightly's tracked universe (operations)",
-    "standard_concepts": "reference rows shipped as schema/definitions/standard_concepts.csv (the file is the source)",
-    "schema_migrations": "schema bookkeeping",
-    "schema_definitions": "schema bookkeeping",
-    "filing_documents": "NOT DECIDED: filing documents are new (issue 23 session); export them once their layout is settled",
-    "filing_sections": "NOT DECIDED: filing documents are new (issue 23 session); export them once their layout is settled",
-    "filing_terms": "NOT DECIDED: the filing documents' search terms are new (issue 23 session)",
-    "filing_facts": "NOT DECIDED: inline-XBRL facts are new (issue 23 session); its dimensions MAP column is not yet "
-                    "read back by the three readers of test_export",
-    "filing_statements": "NOT DECIDED: printed statements are new (issue 23 session)",
-    "filing_statement_lines": "NOT DECIDED: printed statements are new (issue 23 session)",
-}
 
 # --as-of: only what has a publication time is exported, each as it was public at {ts}. Tables with
 # no such time (companies, tickers, source_documents, ...) are refused rather than exported as of now.

@@ -299,7 +299,7 @@ def run_arrow(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | 
 
 
 def run_named(con: duckdb.DuckDBPyConnection, name: str, params: list | dict | None = None) -> Result:
-    """Run a shipped query file, e.g. ``run_named(con, "read/status/totals")`` (our own SQL: no time
+    """Run a shipped query file, e.g. ``run_named(con, "read/status/companies")`` (our own SQL: no time
     limit; a reader never holds up a writer, so a slow status on a big warehouse harms nobody)."""
     return run_query(con, sql(name), params, timeout=None, trusted=True)
 
@@ -309,17 +309,28 @@ def company_ciks(con: duckdb.DuckDBPyConnection) -> list[int]:
     return [r[0] for r in run_named(con, "read/status/company_ciks").rows]
 
 
+def status_totals(con: duckdb.DuckDBPyConnection, relations: set[str]) -> Result:
+    """`status`'s totals: one row per count of ``warehouse.schema.tables`` (in its order) whose
+    relation is among ``relations`` (an older warehouse lacks some)."""
+    from warehouse.schema.tables import TABLES
+
+    parts, params = [], []
+    for table in TABLES:
+        if table.name in relations:
+            for count in table.status:
+                where = f" WHERE {count.where}" if count.where else ""
+                parts.append(f"SELECT ? AS what, count(*) AS n FROM {quote_ident(table.name)}{where}")
+                params.append(count.label)
+    return run_query(con, " UNION ALL ".join(parts), params, timeout=None, trusted=True)
+
+
 def status_sections(con: duckdb.DuckDBPyConnection) -> list[tuple[str, Result]]:
     """The sections `edgar-warehouse status` prints, in order; optional ones appear once their
     tables exist (coverage comes with the filings migration)."""
     names = {r[0] for r in con.execute(
         "SELECT table_name FROM duckdb_tables() WHERE NOT internal"
         " UNION ALL SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
-    totals = run_named(con, "read/status/totals")
-    for needs, name in (("filings", "read/status/totals_filings"), ("insider_filings", "read/status/totals_insider"),
-                        ("derived_metrics", "read/status/totals_metrics")):
-        if needs in names:
-            totals = Result(totals.columns, totals.rows + run_named(con, name).rows)
+    totals = status_totals(con, names)
     sections = [("Totals", totals), ("Companies", run_named(con, "read/status/companies"))]
     views = names
     if "company_coverage" in views:

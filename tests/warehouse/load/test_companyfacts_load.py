@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from helpers import COMPANYFACTS_DIR, COMPANYFACTS_FILES, VINTAGES_DIR, load_files, parse_document, read_body
+from pipelines.companyfacts import CompanyFacts
 from pipelines.documents import Document, read_local_document
 from pipelines.errors import RejectedDocument
 from warehouse.load import kinds
@@ -466,14 +467,14 @@ def test_bad_documents_rejected_and_the_good_one_loads(warehouse, raw_dir):
 
 
 def test_loader_rejection_retries_the_batch_without_that_document(warehouse, raw_dir, monkeypatch):
-    real = kinds.LOADERS["CompanyFacts"]
+    real = kinds.LOADERS[CompanyFacts]
 
     def picky(con, ctx, record):
         if record.cik == 1835632:
             raise RejectedDocument("?", "loader found it bad")
         return real.loader(con, ctx, record)
 
-    monkeypatch.setitem(kinds.LOADERS, "CompanyFacts", dataclasses.replace(real, loader=picky, many=None))
+    monkeypatch.setitem(kinds.LOADERS, CompanyFacts, dataclasses.replace(real, loader=picky, many=None))
     report = load_files(warehouse, [MRVL, TSM], raw_dir)
     assert report.status == "partial" and report.loaded == 1
     assert report.rejected == [(str(MRVL), "loader found it bad")]
@@ -511,7 +512,7 @@ def test_failed_load_leaves_the_warehouse_exactly_as_before(warehouse, raw_dir, 
     before = snapshot(warehouse)
     assert before["facts"][0] > 0 and before["fiscal_calendar"][0] > 0
     runs_before = fetch_all(warehouse, "SELECT * FROM load_runs")
-    real = kinds.LOADERS["CompanyFacts"]
+    real = kinds.LOADERS[CompanyFacts]
 
     def crash_after_insert(con, ctx, record):
         counts = real.loader(con, ctx, record)
@@ -520,7 +521,7 @@ def test_failed_load_leaves_the_warehouse_exactly_as_before(warehouse, raw_dir, 
             raise OSError("boom: no space left on device")  # the machine's fault, not the document's
         return counts
 
-    monkeypatch.setitem(kinds.LOADERS, "CompanyFacts", dataclasses.replace(real, loader=crash_after_insert, many=None))
+    monkeypatch.setitem(kinds.LOADERS, CompanyFacts, dataclasses.replace(real, loader=crash_after_insert, many=None))
     bad = Rejected(_doc("bad.json", b"{"), RejectedDocument("bad.json", "truncated"))
     items = [parse_document(read_local_document(MRVL, kind="companyfacts")), bad,
              parse_document(read_local_document(TSM, kind="companyfacts"))]
@@ -535,7 +536,7 @@ def test_failed_load_leaves_the_warehouse_exactly_as_before(warehouse, raw_dir, 
     assert status == "failed" and "OSError: boom" in error and loaded == 0 and finished is not None
 
     # re-running converges to what a clean load gives
-    monkeypatch.setitem(kinds.LOADERS, "CompanyFacts", real)
+    monkeypatch.setitem(kinds.LOADERS, CompanyFacts, real)
     again = load_batch(warehouse, items, raw_dir=raw_dir)
     assert again.status == "partial" and again.loaded == 2
     cols = KEY_SQL + ", value, fiscal_year, fiscal_period, fiscal_basis FROM facts WHERE cik IN (1835632, 1046179)"
@@ -559,7 +560,7 @@ def test_sql_error_in_loader_rejects_that_document_with_its_real_cause(warehouse
 
 
 def test_a_value_error_in_payloads_stored_together_rejects_only_its_document(warehouse, raw_dir, monkeypatch):
-    """Payloads of different companies are stored by one call (RecordLoader.many); a value error in
+    """Payloads of different companies are stored by one call (Kind.many); a value error in
     that call cannot say whose value it was, so the batch is retried one payload at a time and only
     the payload that fails alone is rejected, named, with its real cause; the other one loads."""
     import warehouse.load.companyfacts as lcf
@@ -659,7 +660,7 @@ def test_a_key_listed_twice_under_one_accession_is_current_as_facts_ranked_says(
 
 def test_payloads_stored_together_give_what_one_by_one_gives(tmp_path, monkeypatch):
     """A batch's companyfacts are stored by one call per run of different companies
-    (RecordLoader.many); a company's second payload waits for the call storing its first. Every
+    (Kind.many); a company's second payload waits for the call storing its first. Every
     table, and every payload's counts, equal those of storing the payloads one by one."""
     from warehouse.store.integrity import table_checksums
 
@@ -676,7 +677,7 @@ def test_payloads_stored_together_give_what_one_by_one_gives(tmp_path, monkeypat
             con.close()
 
     together = run("together")
-    monkeypatch.setitem(kinds.LOADERS, "CompanyFacts", dataclasses.replace(kinds.LOADERS["CompanyFacts"], many=None))
+    monkeypatch.setitem(kinds.LOADERS, CompanyFacts, dataclasses.replace(kinds.LOADERS[CompanyFacts], many=None))
     one_by_one = run("one_by_one")
     assert [t for t in together[0] if together[0][t] != one_by_one[0][t]] == []
     assert together[1] == one_by_one[1]

@@ -66,7 +66,7 @@ def _poisoned(monkeypatch, action):
             action()
         return real.parse(doc)
 
-    monkeypatch.setitem(parse_mod.KINDS, "companyfacts", DocumentKind("companyfacts", parse, real.record_type))
+    monkeypatch.setitem(parse_mod.KINDS, "companyfacts", DocumentKind("companyfacts", parse))
 
 
 @pytest.mark.parametrize("error", [TypeError("unhashable"), OverflowError("date value out of range"),

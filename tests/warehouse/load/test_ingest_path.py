@@ -17,9 +17,13 @@ from pipelines import parse as parse_mod
 from pipelines.detect import KINDS as DETECTED
 from pipelines.documents import read_local_document
 from pipelines.parse import KINDS, parse_document
+from pipelines.submissions import Submissions, SubmissionsPage
+from pipelines.tickers import CompanyTickers
 from warehouse.load.batch import reconcile_interrupted
 from warehouse.load.ingest import ingest
-from warehouse.load.kinds import LOADERS
+from warehouse.load.kinds import BY_DOCUMENT, LOADERS
+from warehouse.load.kinds import KINDS as STORED
+from warehouse.schema.tables import BY_NAME as TABLES
 from warehouse.store.db import connect, fetch_all, fetch_value
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -41,16 +45,40 @@ def test_one_table_of_kinds_and_one_of_loaders_agree():
     # every kind content detection can tell is loadable, except EDGAR's daily index (read by the
     # refresh flow for discovery, never stored)
     assert set(DETECTED) - set(KINDS) == {"daily_index"}
-    assert {k.record_type for k in KINDS.values()} == set(LOADERS)
-    for name, rec in LOADERS.items():
-        assert rec.record_type == name and callable(rec.loader)
-    for kind, path in ONE_OF_EACH.items():
+    assert set(BY_DOCUMENT) == set(KINDS) and len(LOADERS) == len(STORED)  # one row per record type
+    for record_type, kind in LOADERS.items():
+        assert kind.record_type is record_type and callable(kind.loader)
+        assert set(kind.tables) <= set(TABLES), f"{record_type.__name__}: tables without a row in schema/tables.py"
+    for name, path in ONE_OF_EACH.items():
         doc = read_local_document(path)
         detected, record = parse_document(doc)  # kind detected from content, as `load` does
-        assert detected == kind
-        assert type(record).__name__ == KINDS[kind].record_type
+        assert detected == name
+        assert type(record) is BY_DOCUMENT[name].record_type
     # pages load after their main file, which loads after the ticker registry
-    assert LOADERS["CompanyTickers"].order < LOADERS["Submissions"].order < LOADERS["SubmissionsPage"].order
+    assert LOADERS[CompanyTickers].order < LOADERS[Submissions].order < LOADERS[SubmissionsPage].order
+
+
+def _row_counts(con) -> dict[str, int]:
+    return {t: fetch_value(con, f'SELECT count(*) FROM "{t}"') for (t,) in fetch_all(
+        con, "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT internal")}
+
+
+@pytest.mark.parametrize("name", sorted(ONE_OF_EACH))
+def test_a_kind_writes_no_other_kinds_table_than_its_row_lists(name, tmp_path):
+    """Loading one document of a kind changes no table another kind's row lists unless its own row
+    lists it too (the tables a row names are the ones its loader writes), and writes some of them."""
+    con = connect(tmp_path / "w.duckdb")
+    try:
+        before = _row_counts(con)
+        report = ingest(con, [read_local_document(ONE_OF_EACH[name])], raw_dir=tmp_path / "raw", command="load")
+        assert report.loaded == 1, report.rejected
+        changed = {t for t, n in _row_counts(con).items() if n != before[t]}
+    finally:
+        con.close()
+    of_kinds = {t for k in STORED for t in k.tables}
+    own = set(BY_DOCUMENT[name].tables)
+    assert changed & of_kinds <= own, sorted(changed & of_kinds - own)
+    assert changed & own, f"{name}: none of its tables got a row"
 
 
 def test_an_unchanged_reload_is_recognised_before_parsing(warehouse, raw_dir, monkeypatch):
