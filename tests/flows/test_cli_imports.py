@@ -108,3 +108,41 @@ def test_a_load_outside_a_terminal_in_one_transaction_imports_no_progress_bar(tm
     assert result["exit"] == 0, proc.stderr
     assert "1 loaded, 0 unchanged, 0 rejected" in proc.stdout
     assert "rich.progress" not in result["modules"]
+
+
+SEARCHES = """
+import json, sys
+from flows.cli import main
+out, argv = sys.argv[1], sys.argv[2:]
+
+class Count:  # last on sys.meta_path: sees every search that no earlier finder answered
+    n = 0
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        cls.n += name == "pandas"
+
+sys.meta_path.append(Count)
+sys.argv = ["edgar-warehouse", *argv]
+try:
+    main()
+except SystemExit:
+    pass
+with open(out, "w") as fh:
+    json.dump({"searches": Count.n, "pandas": "pandas" in sys.modules}, fh)
+"""
+
+
+def test_a_load_searches_sys_path_for_pandas_once_not_per_statement(tmp_path):
+    """DuckDB's client tries `import pandas` twice per statement with parameters; without pandas
+    installed each try searched sys.path again (~0.1 ms): a one-company load made ~870. The CLI looks
+    once (flows.cli.NotInstalled answers the rest)."""
+    out = tmp_path / "searches.json"
+    proc = subprocess.run([sys.executable, "-c", SEARCHES, str(out), "--db", str(tmp_path / "w.duckdb"), "load",
+                           str(NVIDIA)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    result = json.loads(out.read_text())
+    assert "1 loaded, 0 unchanged, 0 rejected" in proc.stdout, proc.stderr
+    if result["pandas"]:
+        pytest.skip("pandas is installed here: DuckDB finds it, nothing is searched again")
+    assert result["searches"] <= 1
