@@ -12,8 +12,11 @@
 -- company_standard_facts_as_of_only takes its prior value from here), and a change between two
 -- consecutive rows is a restatement of the standard concept even when the tag changed
 -- (standard_restatements). A filing SEC re-issued counts as a filing of its own (its revision).
+-- keys (NULL = all): only the facts of these keys, hash(cik, taxonomy, concept, unit, period_start,
+-- period_end) (a slot's timeline is its tags' keys': company_standard_facts_as_of_only passes the
+-- keys of the slots it needs, so the other facts are neither ranked nor grouped).
 -- grain: (cik, standard_concept, unit, period_start, period_end, accession, revision).
-CREATE OR REPLACE MACRO standard_value_timeline_of(ciks, ts, chain_concepts) AS TABLE
+CREATE OR REPLACE MACRO standard_value_timeline_of(ciks, ts, chain_concepts, keys := NULL) AS TABLE
 WITH ranked AS (  -- the companies' facts of chain tags (only those are ranked), with their revision
     SELECT f.*, fact_revision(f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end, f.accession,
                               f.payload_vintage, f.source_document_id) AS revision
@@ -22,6 +25,7 @@ WITH ranked AS (  -- the companies' facts of chain tags (only those are ranked),
       ON k.taxonomy = f.taxonomy AND k.concept = f.concept
     WHERE (ciks IS NULL OR (f.cik BETWEEN list_min(ciks) AND list_max(ciks) AND list_contains(ciks, f.cik)))
       AND (chain_concepts IS NULL OR list_contains(chain_concepts, f.concept))
+      AND (keys IS NULL OR hash(f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end) IN (SELECT unnest(keys)))
 ),
 tagged AS (  -- each with every standard concept whose chain lists its tag
     SELECT f.cik, c.standard_concept, c.chain_rank, c.scope, c.additive, c.value_kind, f.taxonomy, f.concept, f.unit,

@@ -18,38 +18,22 @@ time (bench_companyfacts: derive 1.6 s CPU multi-threaded against about 1.1 s on
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 
 import duckdb
 
-from warehouse.derive.steps import load_step, run_step
+from warehouse.derive.steps import load_step, run_step, setting
 from warehouse.schema.sql_files import sql
 from warehouse.schema.stored_tables import keep
-from warehouse.store.db import fetch_all, fetch_value
+from warehouse.store.db import fetch_all
 
 DERIVE_THREADS = 1
 
 
-@contextmanager
-def threads(con: duckdb.DuckDBPyConnection, n: int) -> Iterator[None]:
-    """Run the block with DuckDB's ``threads`` set to ``n``; the setting before is restored after.
-    When the block failed inside a transaction, DuckDB refuses every statement until the caller
-    rolls back: the setting then stays ``n`` and the block's own error is what propagates."""
-    before = int(fetch_value(con, "SELECT current_setting('threads')"))
-    if before == n:
-        yield
-        return
-    con.execute(f"SET threads = {int(n)}")
-    try:
-        yield
-    except BaseException:
-        try:
-            con.execute(f"SET threads = {before}")
-        except duckdb.Error:
-            pass  # the transaction is aborted: never mask the block's error with "please ROLLBACK"
-        raise
-    con.execute(f"SET threads = {before}")
+def threads(con: duckdb.DuckDBPyConnection, n: int) -> AbstractContextManager[None]:
+    """Run the block with DuckDB's ``threads`` set to ``n`` (``warehouse.derive.steps.setting``)."""
+    return setting(con, "threads", int(n))
 
 
 def moved_companies(con: duckdb.DuckDBPyConnection, ciks: Iterable[int], document_ids: Iterable[int]) -> list[int]:

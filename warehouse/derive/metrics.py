@@ -20,10 +20,16 @@ from functools import cache
 
 import duckdb
 
-from warehouse.derive.steps import Step, StepError, folder_steps, needed_for, run_steps
+from warehouse.derive.steps import Step, StepError, folder_steps, needed_for, run_steps, setting
 from warehouse.schema.sql_files import sql
 from warehouse.schema.vocabulary import MetricsError
 from warehouse.store.db import fetch_all
+
+# The ASOF joins of refresh/45 and 46 read CTEs, which DuckDB estimates at one row, so below its
+# asof_loop_join_threshold (64 left rows) it ran them as nested loops over every pair of rows:
+# 2.6 of the 4.3 s CPU of those two steps for the 23 vendored companies (tests/bench/bench_derive.py).
+# 0: always the sorting ASOF join (the same rows: a join's result does not depend on its algorithm).
+ASOF_LOOP_JOIN_THRESHOLD = 0
 
 
 def refresh_plan() -> list[Step]:
@@ -122,9 +128,10 @@ def refresh_metrics(con: duckdb.DuckDBPyConnection, load_id: str | None,
         return counts
     plan = refresh_plan()
     try:
-        results = run_steps(con, plan, {"ciks": cik_list, "load_id": load_id,
-                                        "chain_concepts": chain_concepts(con), **shared_inputs()},
-                            keep=["sfv", "metric_candidates"])
+        with setting(con, "asof_loop_join_threshold", ASOF_LOOP_JOIN_THRESHOLD):
+            results = run_steps(con, plan, {"ciks": cik_list, "load_id": load_id,
+                                            "chain_concepts": chain_concepts(con), **shared_inputs()},
+                                keep=["sfv", "metric_candidates"])
         if stage_checks:
             stage_current_values(con)
         counts["standard_versions"] = fetch_all(con, "SELECT count(*) FROM sfv")[0][0]

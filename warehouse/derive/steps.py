@@ -17,14 +17,15 @@ into the text: each step gets exactly the parameters its text names.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import duckdb
 
 from warehouse.schema.sql_files import sql, sql_names
-from warehouse.store.db import WarehouseError, fetch_all
+from warehouse.store.db import WarehouseError, fetch_all, fetch_value
 
 _HEADER = re.compile(r"^--\s*(reads|creates|appends):\s*(.*)$")
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -185,3 +186,26 @@ def run_steps(con: duckdb.DuckDBPyConnection, steps: Sequence[Step], params: Map
     results = {s.name: run_step(con, s, params) for s in steps}
     drop_created(con, steps, keep)
     return results
+
+
+@contextmanager
+def setting(con: duckdb.DuckDBPyConnection, name: str, value: int) -> Iterator[None]:
+    """Run the block with the DuckDB setting ``name`` at ``value``; the setting before is restored
+    after. When the block failed inside a transaction, DuckDB refuses every statement until the
+    caller rolls back: the setting then stays ``value`` and the block's own error is what propagates."""
+    if not re.fullmatch(r"[a-z_]+", name):
+        raise StepError(f"not a DuckDB setting name: {name!r}")
+    before = int(fetch_value(con, "SELECT current_setting($name)", {"name": name}))
+    if before == value:
+        yield
+        return
+    con.execute(f"SET {name} = {int(value)}")
+    try:
+        yield
+    except BaseException:
+        try:
+            con.execute(f"SET {name} = {before}")
+        except duckdb.Error:
+            pass  # the transaction is aborted: never mask the block's error with "please ROLLBACK"
+        raise
+    con.execute(f"SET {name} = {before}")

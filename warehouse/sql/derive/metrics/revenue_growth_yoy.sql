@@ -81,14 +81,18 @@ SELECT 'revenue_growth_yoy' AS metric, ev.cik, c.fiscal_year, c.fiscal_period, e
            AS flags,
        list_concat(list_transform(c.inputs, lambda x: edge('current', x, c.metric_id)),
                    list_transform(p.inputs, lambda x: edge('prior', x, p.metric_id))) AS inputs
-FROM ev
-JOIN r c ON c.cik = ev.cik AND c.unit = ev.unit AND c.period_start = ev.c_start AND c.period_end = ev.c_end
-        AND c.known_from <= ev.at AND ev.at < coalesce(c.valid_to, TIMESTAMP 'infinity')
-JOIN r p ON p.cik = ev.cik AND p.unit = ev.unit AND p.period_start = ev.p_start AND p.period_end = ev.p_end
-        AND p.known_from <= ev.at AND ev.at < coalesce(p.valid_to, TIMESTAMP 'infinity')
-JOIN r cn ON cn.cik = ev.cik AND cn.unit = ev.unit AND cn.period_start = ev.c_start AND cn.period_end = ev.c_end
-         AND cn.known_from <= ev.t AND ev.t < coalesce(cn.valid_to, TIMESTAMP 'infinity')
-JOIN r pn ON pn.cik = ev.cik AND pn.unit = ev.unit AND pn.period_start = ev.p_start AND pn.period_end = ev.p_end
-         AND pn.known_from <= ev.t AND ev.t < coalesce(pn.valid_to, TIMESTAMP 'infinity')
+FROM ev  -- each year's version current at the basis moment (c, p) and now (cn, pn): ASOF joins (range
+         -- joins let the planner pair the versions of one period with each other first), then the
+         -- version's interval must hold the moment (a derived quarter's ends when a tagged one appears)
+ASOF JOIN r c ON c.cik = ev.cik AND c.unit = ev.unit AND c.period_start = ev.c_start AND c.period_end = ev.c_end
+             AND ev.at >= c.known_from
+ASOF JOIN r p ON p.cik = ev.cik AND p.unit = ev.unit AND p.period_start = ev.p_start AND p.period_end = ev.p_end
+             AND ev.at >= p.known_from
+ASOF JOIN r cn ON cn.cik = ev.cik AND cn.unit = ev.unit AND cn.period_start = ev.c_start AND cn.period_end = ev.c_end
+              AND ev.t >= cn.known_from
+ASOF JOIN r pn ON pn.cik = ev.cik AND pn.unit = ev.unit AND pn.period_start = ev.p_start AND pn.period_end = ev.p_end
+              AND ev.t >= pn.known_from
 LEFT JOIN fiscal_calendar fc ON fc.cik = ev.cik AND fc.fiscal_year = ev.c_fy
 LEFT JOIN fiscal_calendar fp ON fp.cik = ev.cik AND fp.fiscal_year = ev.p_fy
+WHERE ev.at < coalesce(c.valid_to, TIMESTAMP 'infinity') AND ev.at < coalesce(p.valid_to, TIMESTAMP 'infinity')
+  AND ev.t < coalesce(cn.valid_to, TIMESTAMP 'infinity') AND ev.t < coalesce(pn.valid_to, TIMESTAMP 'infinity')

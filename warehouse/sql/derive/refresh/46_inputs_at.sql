@@ -78,7 +78,8 @@ g AS (
                      || ') for this period' END AS basis_null_reason,
            CASE WHEN bool_or(now_value <> value)
                 THEN ['as filed in ' || any_value(basis_accession) || '; '
-                      || array_to_string(list_sort(list(recast_note(standard_concept, now_value, now_accession))
+                      || array_to_string(list_sort(list(CASE WHEN now_value <> value  -- (the note only where it is one)
+                                                                THEN recast_note(standard_concept, now_value, now_accession) END)
                                                        FILTER (WHERE now_value <> value)), '; ')]
                 ELSE CAST([] AS VARCHAR[]) END AS basis_flags
     FROM at_basis
