@@ -92,6 +92,10 @@ def _reason(table: str, old: dict | None, new: dict | None) -> str:
         added = sorted(set(new["flags"] or []) - set(old["flags"] or []))
         if any(f.startswith("as filed in ") for f in added):
             return "same value, flag added: recast after its basis (as filed in X; ... recast by Y)"
+        if "derived_quarters_from_different_filings" in added:
+            return "same value, flag added: derived_quarters_from_different_filings"
+        if added and all(" recast to " in f for f in added):
+            return "same value, flag added: a part recast (TTM, derived quarter: '<concept> <period> recast to ... by Y')"
         return "same value, flags: " + (",".join(added) or "-" + ",".join(sorted(set(old["flags"] or []))))
     return "same value, other input versions (metric_id): " + ",".join(k for k in old if old[k] != new[k])
 

@@ -6,9 +6,16 @@
 -- grain:    (standard concept, cik, period_start, period_end, unit, input versions)
 -- flags:    tag_differs_from_ytd_pick when the quarter comes from another tag than the one the longer
 --           period's standard value matched (that tag does not report the shorter period)
+--           and a part whose value a later filing recast (it differs from the figure the first filing
+--           reporting that period gave: std_obs), named: 'revenue 2025-01-01..2025-09-30 recast to ... by X'
+--           (the quarter combines two filings by its formula: the flag says which part is on another basis)
 -- rule_version: discrete_quarter.v1
--- reads: sfv, edge
+-- reads: sfv, std_obs, edge, recast_note
 -- appends: metric_candidates
+WITH first_said AS (  -- each year-to-date period's figure as first filed
+    SELECT slot, arg_min(value, filing_order) AS first_value FROM std_obs
+    WHERE duration_class IN ('quarter', 'six_months', 'nine_months', 'annual') GROUP BY slot
+)
 SELECT standard_concept AS metric, cik, fiscal_year, fiscal_period, duration_class, period_start, period_end,
        value, unit, unit AS input_unit, taxonomy, derivation,
        CASE derivation
@@ -16,7 +23,15 @@ SELECT standard_concept AS metric, cik, fiscal_year, fiscal_period, duration_cla
            WHEN 'derived_q3' THEN standard_concept || '(nine months YTD) - ' || standard_concept || '(six months YTD)'
            ELSE standard_concept || '(FY) - ' || standard_concept || '(nine months YTD)' END AS formula,
        'discrete_quarter.v1' AS rule_version, known_from, CAST(NULL AS VARCHAR) AS null_reason,
-       flags,
+       list_concat(flags, list_filter(
+           [CASE WHEN inputs[1].value <> f1.first_value
+                 THEN recast_note(standard_concept || ' ' || inputs[1].period_start || '..' || inputs[1].period_end,
+                                  inputs[1].value, inputs[1].accession) END,
+            CASE WHEN inputs[2].value <> f2.first_value
+                 THEN recast_note(standard_concept || ' ' || inputs[2].period_start || '..' || inputs[2].period_end,
+                                  inputs[2].value, inputs[2].accession) END], lambda x: x IS NOT NULL)) AS flags,
        list_transform(inputs, lambda x: edge(x.step, x, NULL)) AS inputs
-FROM sfv
+FROM sfv  -- inputs: [the ytd part, the less_ytd part] (refresh/30)
+LEFT JOIN first_said f1 ON f1.slot = hash(cik, standard_concept, unit, inputs[1].period_start, inputs[1].period_end)
+LEFT JOIN first_said f2 ON f2.slot = hash(cik, standard_concept, unit, inputs[2].period_start, inputs[2].period_end)
 WHERE derivation LIKE 'derived_%'

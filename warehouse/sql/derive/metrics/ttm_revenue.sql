@@ -2,13 +2,18 @@
 -- formula:  revenue(Q-3) + revenue(Q-2) + revenue(Q-1) + revenue(Q) over four contiguous discrete
 --           quarters (tagged or derived) spanning 350..380 days; when the last quarter is a fiscal
 --           Q4 and the fiscal year's revenue exists for the period ending that day: revenue(FY)
+-- flags:    a quarter whose value a later filing recast (it differs from the figure first filed for
+--           it) is named: 'revenue 2025-01-01..2025-03-31 recast to 4,054,000,000 by 0001628280-26-007567'
+--           (the sum combines filings by its formula: the flag says which part is on another basis)
 -- inputs:   roles q1..q4 (oldest to latest quarter) or fiscal_year; same cik, unit and taxonomy
 --           family, else value NULL with null_reason
 -- grain:    (cik, period_start, period_end, input unit, input versions); period = the twelve months
 -- rule_version: ttm_revenue.v1
--- reads: sfv, edge
+-- reads: sfv, edge, recast_note
 -- appends: metric_candidates
-WITH q AS (SELECT * FROM sfv WHERE standard_concept = 'revenue' AND duration_class = 'quarter'),
+WITH q AS (SELECT *, first_value(value) OVER (PARTITION BY cik, unit, period_start, period_end ORDER BY known_from)
+                        AS first_value  -- the quarter's value as first filed
+           FROM sfv WHERE standard_concept = 'revenue' AND duration_class = 'quarter'),
 fy AS (SELECT * FROM sfv WHERE standard_concept = 'revenue' AND duration_class = 'annual'),
 qk AS (SELECT cik, unit, period_start, period_end, any_value(fiscal_year) AS fiscal_year,
               any_value(fiscal_period) AS fiscal_period
@@ -49,7 +54,7 @@ ev_pos AS MATERIALIZED (  -- each moment with the chain's four quarters (joined 
     JOIN positions p ON p.chain_id = ev.chain_id
 ),
 picked AS (  -- the version of each quarter current at each such moment
-    SELECT p.*, q.value, q.taxonomy, q.inputs, q.metric_id
+    SELECT p.*, q.value, q.taxonomy, q.inputs, q.metric_id, q.accession, q.first_value
     FROM ev_pos p
     JOIN q ON q.cik = p.cik AND q.unit = p.unit AND q.period_start = p.ps AND q.period_end = p.pe
           AND q.known_from <= p.t AND p.t < coalesce(q.valid_to, TIMESTAMP 'infinity')
@@ -61,7 +66,11 @@ summed AS (
            CASE WHEN count(DISTINCT taxonomy) = 1 THEN NULL ELSE 'taxonomy mismatch between quarters' END AS null_reason,
            max(taxonomy) AS taxonomy,
            flatten(list(list_transform(inputs, lambda x: edge('q' || pos, x, metric_id)))) AS inputs,  -- any order: the id sorts them
-           'revenue(q1) + revenue(q2) + revenue(q3) + revenue(q4)' AS formula
+           'revenue(q1) + revenue(q2) + revenue(q3) + revenue(q4)' AS formula,
+           coalesce(list_sort(list(CASE WHEN value <> first_value  -- (the note only where it is one)
+                                        THEN recast_note('revenue ' || ps || '..' || pe, value, accession) END)
+                              FILTER (WHERE value <> first_value)),
+                    CAST([] AS VARCHAR[])) AS recast_parts  -- (list() of no row is NULL)
     FROM picked
     GROUP BY chain_id, cik, unit, s1, e4, t
     HAVING count(DISTINCT pos) = 4
@@ -72,12 +81,12 @@ from_fy AS (
     SELECT f.cik, f.fiscal_year, 'Q4' AS fiscal_period, f.period_start, f.period_end, f.unit, f.known_from AS t,
            f.value AS total, CAST(NULL AS VARCHAR) AS null_reason, f.taxonomy,
            list_transform(f.inputs, lambda x: edge('fiscal_year', x, f.metric_id)) AS inputs,
-           'revenue(FY)' AS formula
+           'revenue(FY)' AS formula, CAST([] AS VARCHAR[]) AS recast_parts
     FROM fy f
     SEMI JOIN qk ON qk.cik = f.cik AND qk.unit = f.unit AND qk.period_end = f.period_end AND qk.fiscal_period = 'Q4'
 )
 SELECT 'ttm_revenue' AS metric, cik, fiscal_year, fiscal_period, 'annual' AS duration_class, period_start, period_end,
        CASE WHEN null_reason IS NULL THEN total END AS value, unit, unit AS input_unit, taxonomy,
        'formula' AS derivation, formula, 'ttm_revenue.v1' AS rule_version, t AS known_from, null_reason,
-       CAST([] AS VARCHAR[]) AS flags, inputs
+       recast_parts AS flags, inputs
 FROM (SELECT * FROM summed UNION ALL BY NAME SELECT * FROM from_fy)

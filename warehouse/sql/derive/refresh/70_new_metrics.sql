@@ -49,7 +49,16 @@ runs AS (
                                  ORDER BY known_from, metric_id) IS NULL AS standing
     FROM changed
 )
-SELECT rid, metric_id, standing, CASE WHEN standing THEN latest_flags ELSE flags END AS flags FROM runs;
+-- the standing version: the latest candidate's flags, and its own derived_quarters_from_different_filings
+-- (refresh/65: a flag about its inputs, which its lineage keeps, while a later candidate of the same
+-- value may take other input values from one filing)
+SELECT rid, metric_id, standing,
+       CASE WHEN NOT standing THEN flags
+            WHEN list_contains(flags, 'derived_quarters_from_different_filings')
+                 AND NOT list_contains(latest_flags, 'derived_quarters_from_different_filings')
+            THEN list_append(latest_flags, 'derived_quarters_from_different_filings')
+            ELSE latest_flags END AS flags
+FROM runs;
 
 CREATE OR REPLACE TEMP TABLE metric_alias AS
 SELECT metric_id, stored_id FROM (
