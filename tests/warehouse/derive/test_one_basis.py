@@ -9,12 +9,14 @@ across tags, and a change between filings a restatement of the standard concept.
 
 from __future__ import annotations
 
+import shutil
+from datetime import date
 from decimal import Decimal
 
 import pytest
 
 from helpers import COMPANYFACTS_DIR, FIXTURES, NOW
-from warehouse.store.db import connect, fetch_all
+from warehouse.store.db import connect, fetch_all, fetch_value
 
 HERC, SUNEDISON, KIMBERLY_CLARK = 1364479, 945436, 55785
 FILES = (FIXTURES / "reserialized" / "CIK0001364479.json.gz", FIXTURES / "reserialized" / "CIK0000945436.json.gz",
@@ -22,9 +24,13 @@ FILES = (FIXTURES / "reserialized" / "CIK0001364479.json.gz", FIXTURES / "reseri
 
 
 @pytest.fixture(scope="module")
-def con(tmp_path_factory, company_loader):
-    path = company_loader(tmp_path_factory.mktemp("basis") / "w.duckdb", files=FILES)
-    c = connect(path, read_only=True)
+def basis_path(tmp_path_factory, company_loader):
+    return company_loader(tmp_path_factory.mktemp("basis") / "w.duckdb", files=FILES)
+
+
+@pytest.fixture(scope="module")
+def con(basis_path):
+    c = connect(basis_path, read_only=True)
     yield c
     c.close()
 
@@ -153,3 +159,125 @@ def test_no_current_ratio_divides_two_filings_without_a_flag(con):
     assert unflagged == []
     checks = dict(fetch_all(con, "SELECT check_name, offending_rows FROM check_results"))
     assert "metric_bases" in checks
+
+
+BASIS_FLAG = ("len(list_filter(flags, lambda x: x LIKE 'as filed in %' OR x IN ('years_from_different_filings', "
+              "'derived_quarters_from_different_filings'))) > 0")
+
+
+@pytest.mark.parametrize("which", ["con", "loaded_con"])  # every vendored company: these three and the eight others
+def test_no_current_metric_combines_two_filings_without_a_flag(which, request):
+    """Every current metric whose input values no one filing reports (the audit metric_bases, by the
+    facts: a derived quarter's longer parts one side, its shorter parts the other) says so in a basis
+    flag: 'as filed in X; ... recast by Y', years_from_different_filings, or
+    derived_quarters_from_different_filings (refresh/65)."""
+    c = request.getfixturevalue(which)
+    mixed = fetch_all(c, f"""SELECT metric, cik, period_start, period_end, flags, detail, {BASIS_FLAG} AS flagged
+                             FROM metric_bases WHERE issue = 'inputs_from_different_filings'""")
+    assert [m for m in mixed if not m[-1]] == []
+    assert mixed, "the vendored companies have metrics of inputs from several filings"
+
+
+def test_growth_takes_both_years_from_the_latest_filing_reporting_both(loaded_con, con):
+    """A growth of two reported years (not flagged years_from_different_filings) is the ratio of the
+    figures the LATEST filing reporting both years gives (standard_value_timeline_of: each filing's
+    pick), the company's own comparatives, even when a later filing recast one year only."""
+    for c in (con, loaded_con):
+        rows = fetch_all(c, """
+            WITH g AS (
+                SELECT metric_id, cik, value FROM derived_metrics_current
+                WHERE metric = 'revenue_growth_yoy' AND value IS NOT NULL
+                  AND NOT list_contains(flags, 'years_from_different_filings')
+            ),
+            l AS (
+                SELECT g.metric_id, g.cik, g.value AS growth, l.role, l.unit, l.period_start, l.period_end
+                FROM g JOIN metric_lineage l USING (metric_id)
+                WHERE g.metric_id IN (SELECT metric_id FROM metric_lineage GROUP BY metric_id
+                                      HAVING count(*) = 2 AND bool_and(step = 'reported'))
+            ),
+            t AS (SELECT * FROM standard_value_timeline_of(NULL, TIMESTAMP '9999-12-31', NULL)
+                  WHERE standard_concept = 'revenue'),
+            latest AS (
+                SELECT c.metric_id, any_value(c.growth) AS growth,
+                       arg_max({'current': tc.pick.value, 'prior': tp.pick.value},
+                               greatest(tc.filing_order, tp.filing_order)) AS said
+                FROM l c JOIN l p ON p.metric_id = c.metric_id AND c.role = 'current' AND p.role = 'prior'
+                JOIN t tc ON tc.cik = c.cik AND tc.unit = c.unit AND tc.period_start = c.period_start
+                         AND tc.period_end = c.period_end
+                JOIN t tp ON tp.cik = p.cik AND tp.unit = p.unit AND tp.period_start = p.period_start
+                         AND tp.period_end = p.period_end AND tp.accession = tc.accession
+                GROUP BY c.metric_id
+            )
+            SELECT metric_id, growth, said FROM latest
+            WHERE CAST(round(CAST(said.current AS DOUBLE) / CAST(said.prior AS DOUBLE) - 1, 10) AS DECIMAL(38, 10))
+                  <> growth""")
+        assert rows == []
+    compared = fetch_all(loaded_con, """SELECT count(*) FROM derived_metrics_current
+                                        WHERE metric = 'revenue_growth_yoy' AND value IS NOT NULL""")[0][0]
+    assert compared > 500
+
+
+def test_ttm_and_derived_quarters_name_a_recast_part(con):
+    """TTM and derived quarters combine filings by their formula; a part a later filing recast is named.
+    Kimberly-Clark: the FY2025 10-K recast Q1 2025 revenue to 4,054,000,000 (4,840,000,000 in the 10-Q),
+    so the twelve months to June 2025 say it; the fiscal year 2025 (one filing) says nothing."""
+    ttm = dict(fetch_all(con, """SELECT period_end, flags FROM derived_metrics_current
+                                 WHERE cik = ? AND metric = 'ttm_revenue' AND period_end IN (DATE '2025-06-30', DATE '2025-12-31')""",
+                         [KIMBERLY_CLARK]))
+    assert "revenue 2025-01-01..2025-03-31 recast to 4,054,000,000 by 0001628280-26-007567" in ttm[date(2025, 6, 30)]
+    assert ttm[date(2025, 12, 31)] == []
+    assert fetch_all(con, "SELECT count(*) FROM derived_metrics WHERE flags IS NULL") == [(0,)]  # [] when none
+    # a derived quarter names the year-to-date part that was recast (Q4 2024 = FY 2024 - nine months)
+    (q4,) = fetch_all(con, """SELECT flags FROM derived_metrics_current WHERE cik = ? AND metric = 'revenue'
+                              AND period_start = DATE '2024-10-01' AND period_end = DATE '2024-12-31'""",
+                      [KIMBERLY_CLARK])
+    assert any(f.startswith("revenue 2024-01-01..2024-12-31 recast to ") for f in q4[0]), q4
+
+
+REPEATS = """SELECT count(*) FROM (
+    SELECT value, null_reason, version, lag(value) OVER w AS prev_value, lag(null_reason) OVER w AS prev_reason
+    FROM derived_metrics WINDOW w AS (PARTITION BY metric, cik, period_start, period_end, input_unit ORDER BY version))
+    WHERE version > 1 AND value IS NOT DISTINCT FROM prev_value AND null_reason IS NOT DISTINCT FROM prev_reason"""
+
+
+def test_a_warehouse_derived_by_the_rule_before_gets_one_version_per_value(basis_path, con, tmp_path):
+    """A warehouse derived before a version needed a new value (a version for every change of an
+    input's tag or filing) is converged when it opens (migration 0021): the versions repeating their
+    predecessor's value go with their lineage, a metric that used one as an input names the version
+    that first gave the value, the rest are numbered again. Here Kimberly-Clark's derived revenue
+    quarters each get a later version of the same value, which its margins use, as the old rule did."""
+    path = tmp_path / "w.duckdb"
+    shutil.copy(basis_path, path)
+    c = connect(path)
+    try:
+        c.execute("""CREATE TEMP TABLE again AS
+                     SELECT * REPLACE (metric_id || 'r' AS metric_id, known_from + INTERVAL 1 DAY AS known_from,
+                                       version + 1 AS version)
+                     FROM derived_metrics
+                     WHERE cik = ? AND metric = 'revenue' AND derivation LIKE 'derived_%'
+                       AND superseded_by_metric_id IS NULL""", [KIMBERLY_CLARK])
+        c.execute("INSERT INTO derived_metrics SELECT * FROM again")
+        c.execute("""INSERT INTO metric_lineage SELECT l.* REPLACE (l.metric_id || 'r' AS metric_id)
+                     FROM metric_lineage l SEMI JOIN again a ON a.metric_id = l.metric_id || 'r'""")
+        c.execute("""UPDATE metric_lineage SET input_metric_id = input_metric_id || 'r'
+                     WHERE input_metric_id IN (SELECT left(metric_id, -1) FROM again)""")
+        used = fetch_value(c, "SELECT count(*) FROM metric_lineage WHERE input_metric_id LIKE '%r'")
+        assert fetch_value(c, "SELECT count(*) FROM again") > 10 and used > 10
+        assert fetch_value(c, REPEATS) > 10
+        c.execute("DELETE FROM schema_migrations WHERE version = 21")  # derived before 0021
+        c.execute("CHECKPOINT")
+    finally:
+        c.close()
+    c = connect(path)
+    try:
+        assert fetch_value(c, REPEATS) == 0
+        assert fetch_value(c, "SELECT count(*) FROM derived_metrics WHERE metric_id LIKE '%r'") == 0
+        assert fetch_value(c, """SELECT count(*) FROM metric_lineage WHERE input_metric_id IS NOT NULL
+                                 AND input_metric_id NOT IN (SELECT metric_id FROM derived_metrics)""") == 0
+        assert fetch_value(c, """SELECT count(*) FROM (SELECT max(version) AS v, count(*) AS n FROM derived_metrics
+                                 GROUP BY metric, cik, period_start, period_end, input_unit) WHERE v <> n""") == 0
+        # the same rows as before the old rule's versions were added
+        assert fetch_all(c, "SELECT count(*), sum(hash(metric_id, version, superseded_by_metric_id)) FROM derived_metrics") \
+            == fetch_all(con, "SELECT count(*), sum(hash(metric_id, version, superseded_by_metric_id)) FROM derived_metrics")
+    finally:
+        c.close()
