@@ -88,6 +88,7 @@ from pipelines.sec_ratelimit import (
     default_state_dir,
     shared_limiter,
 )
+from pipelines.sec_ratelimit_pg import PostgresRateLimiter, limit_home, postgres_limiter
 
 __all__ = ["DEFAULT_RATE", "MAX_RATE", "THROTTLE_BLOCK_SECONDS", "RateLimiter", "SecClient", "shared_limiter"]
 
@@ -535,7 +536,7 @@ class SecClient:
         self._rng = rng or random.Random()
         self._limiter_given = limiter
         self._state_dir = state_dir
-        self._limiter_obj: RateLimiter | None = None
+        self._limiter_obj: RateLimiter | PostgresRateLimiter | None = None
         # Called once per request sent (see RequestLog); the nightly records them per run.
         self.on_request: Callable[[RequestLog], None] | None = None
         self._http = httpx.Client(
@@ -572,12 +573,14 @@ class SecClient:
         return f"SecClient(origin={self.origin!r}, rate={self.rate:g}, cache_dir={cache!r})"
 
     @property
-    def limiter(self) -> RateLimiter:
-        """The limiter in force: the one given, else the one shared by every process of the user."""
+    def limiter(self) -> RateLimiter | PostgresRateLimiter:
+        """The limiter in force: the one given, else the organisation's (``EDGAR_WAREHOUSE_SEC_LIMIT``:
+        ``pipelines.sec_ratelimit_pg``), else the one shared by every process of the user."""
         if self._limiter_obj is None:
-            self._limiter_obj = self._limiter_given or shared_limiter(
+            home = limit_home() if self._limiter_given is None else None
+            self._limiter_obj = self._limiter_given or (postgres_limiter(home, self.rate) if home else shared_limiter(
                 self.rate, clock=self._wall_clock, sleep=self._sleep,
-                state_dir=self._state_dir if self._state_dir is not None else default_state_dir())
+                state_dir=self._state_dir if self._state_dir is not None else default_state_dir()))
         return self._limiter_obj
 
     def evict(self, url: str) -> bool:

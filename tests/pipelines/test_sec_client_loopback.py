@@ -73,12 +73,13 @@ def cached_files(cache: Path) -> list[str]:
 # ---------------------------------------------------------------- one rate limit for every process
 
 
-def _run_workers(sec: LoopbackSEC, state_dirs: list[Path], per_process: int) -> list[dict]:
-    start_at = time.time() + 2.0  # every process imports first, then all start together
+def _run_workers(sec: LoopbackSEC, state_dirs: list[Path], per_process: int, extra_env: dict | None = None,
+                 lead: float = 2.0) -> list[dict]:
+    start_at = time.time() + lead  # every process imports first, then all start together
     urls = [submissions_url(1000 + k) for k in range(per_process)]
     procs = []
     for d in state_dirs:
-        env = {**os.environ, "SEC_USER_AGENT": UA, "EDGAR_WAREHOUSE_STATE_DIR": str(d)}
+        env = {**os.environ, "SEC_USER_AGENT": UA, "EDGAR_WAREHOUSE_STATE_DIR": str(d), **(extra_env or {})}
         procs.append(subprocess.Popen(
             [sys.executable, str(REPO / "tests" / "sec_loopback.py"), str(sec.port), str(start_at), "2",
              *urls],  # unknown to the server: quick 404s, only arrival times matter
@@ -114,6 +115,65 @@ def test_without_a_shared_folder_three_processes_exceed_the_limit(sec, tmp_path)
     worst = max_in_any_window([h.at for h in sec.hits])
     print(f"\n3 processes x 8 requests, one limiter each: max {worst} requests in any 1-second window")
     assert worst > 10
+
+
+def _organisation_limit(postgres_loopback) -> dict[str, str]:
+    """The environment putting the SEC limit's home in a fresh database of the loopback PostgreSQL."""
+    from scripts import pg_loopback
+
+    postgres_loopback.made += 1
+    catalog = pg_loopback.createdb(postgres_loopback.folder, postgres_loopback.port, f"limit_{postgres_loopback.made}")
+    return {"EDGAR_WAREHOUSE_SEC_LIMIT": catalog}
+
+
+def test_processes_sharing_no_folder_share_the_organisations_limit_in_postgresql(sec, tmp_path, postgres_loopback):
+    """Issue #25.1: two Dask workers with their own state folders sent 14 requests in one second. With
+    the limit's home in PostgreSQL (EDGAR_WAREHOUSE_SEC_LIMIT), processes that share no folder (as on
+    separate machines) never exceed 10 in any second at the server."""
+    limit = _organisation_limit(postgres_loopback)
+    results = _run_workers(sec, [tmp_path / f"machine-{n}" for n in range(4)], per_process=12, extra_env=limit,
+                           lead=8.0)  # each process connects to PostgreSQL before the common start
+    assert [sum(r.values()) for r in results] == [12, 12, 12, 12]
+    times = [h.at for h in sec.hits]
+    assert len(times) == 48
+    worst = max_in_any_window(times)
+    print(f"\n4 processes x 12 requests, no shared folder, limit in PostgreSQL (default 8/s): max {worst} "
+          f"requests in any 1-second window (server log), {len(times)} requests in {max(times) - min(times):.2f} s")
+    assert worst <= 10
+    assert max(times) - min(times) >= 47 / 8 - 0.3  # spaced at 8/s across the four processes
+    assert not any((tmp_path / f"machine-{n}" / "sec-rate.lock").exists() for n in range(4))  # not the file
+
+
+def test_a_throttle_page_pauses_every_process_of_the_organisation(sec, tmp_path, postgres_loopback, monkeypatch):
+    """SEC's throttle page seen by one process blocks the others, which share no folder with it: they
+    send nothing for the 10 minutes."""
+    limit = _organisation_limit(postgres_loopback)
+    for k, v in limit.items():
+        monkeypatch.setenv(k, v)
+    sec.script(ARCHIVE, respond(200, THROTTLE_PAGE, {"Content-Type": "text/html"}))
+    client = client_for(sec, tmp_path / "machine-a")
+    with pytest.raises(SecThrottled, match="every process sharing this SEC rate limit"):
+        client.get(ARCHIVE, kind="ownership")
+    env = {**os.environ, "SEC_USER_AGENT": UA, "EDGAR_WAREHOUSE_STATE_DIR": str(tmp_path / "machine-b"), **limit}
+    out = subprocess.run([sys.executable, str(REPO / "tests" / "sec_loopback.py"), str(sec.port), "0", "1", SUBS],
+                         cwd=REPO, env=env, capture_output=True, text=True, timeout=60, check=True).stdout
+    assert json.loads(out.strip().splitlines()[-1]) == {"SecThrottled": 1}
+    assert [h.path for h in sec.hits] == ["/www.sec.gov" + ARCHIVE.split("sec.gov", 1)[1]]
+    assert THROTTLE_BLOCK_SECONDS - 120 < client.limiter.blocked_for() <= THROTTLE_BLOCK_SECONDS
+
+
+def test_the_limit_home_is_named_or_refused(monkeypatch):
+    from pipelines.errors import ConfigError
+    from pipelines.sec_ratelimit_pg import limit_home
+
+    monkeypatch.delenv("EDGAR_WAREHOUSE_SEC_LIMIT", raising=False)
+    assert limit_home() is None  # the local file by default
+    monkeypatch.setenv("EDGAR_WAREHOUSE_SEC_LIMIT", "lake")
+    monkeypatch.setenv("EDGAR_WAREHOUSE_LAKE_CATALOG", "ducklake:postgres:dbname=lake host=db user=w")
+    assert limit_home() == "dbname=lake host=db user=w"
+    monkeypatch.setenv("EDGAR_WAREHOUSE_SEC_LIMIT", "redis://x")
+    with pytest.raises(ConfigError, match="expected 'local', 'lake' or 'postgres:"):
+        limit_home()
 
 
 # ---------------------------------------------------------------- faults
