@@ -303,13 +303,30 @@ def refresh(
 def serve(cron: Annotated[str, typer.Option(help="Cron schedule, in --timezone.")] = "0 6 * * *",
           timezone: Annotated[str, typer.Option(help="Time zone of the cron schedule.")] = "America/New_York") -> None:
     """Serve the incremental nightly deployment (the tracked universe, see `track`) on a cron schedule,
-    one run at a time. Needs a Prefect API: run `prefect server start` first and set PREFECT_API_URL."""
+    one run at a time, and on DuckLake the lake's daily maintenance (`maintain`). Needs a Prefect API:
+    run `prefect server start` first and set PREFECT_API_URL."""
     from flows.deploy import serve_nightly
     from pipelines.sec_client import resolve_user_agent
 
     resolve_user_agent()
     out.print(f"serving edgar-nightly for {State.db} on '{cron}' ({timezone}) (Ctrl-C to stop)")
     serve_nightly(State.db, cron=cron, timezone=timezone)
+
+
+@command()
+def maintain(keep_hours: Annotated[float, typer.Option(help="Keep snapshots younger than this (readers pinned to them keep reading).")] = 24.0,
+             format: Annotated[Format, typer.Option("--format", "-f")] = Format.table) -> None:
+    """Maintain the DuckLake lake once: merge small files, expire old snapshots, delete unread files
+    (`serve` schedules it daily on the lake); prints the figures before and after."""
+    from datetime import timedelta
+
+    from flows.maintain import run_maintenance
+
+    report = run_maintenance(timedelta(hours=keep_hours))
+    if format == Format.json:
+        out.print_json(data=report.as_dict())
+    else:
+        out.print(report.line())
 
 
 @command()

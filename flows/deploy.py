@@ -8,6 +8,7 @@ from prefect.client.schemas.objects import ConcurrencyLimitConfig, ConcurrencyLi
 from prefect.deployments.runner import RunnerDeployment
 from prefect.schedules import Cron
 
+from flows.maintain import MAINTENANCE_CRON, maintenance_flow
 from flows.nightly import nightly_flow
 from flows.refresh import http_cache_for
 from warehouse.store.publish import NIGHTLY_WAIT, lock_wait
@@ -36,8 +37,27 @@ def nightly_deployment(db: str | Path, *, cron: str = NIGHTLY_CRON, timezone: st
     )
 
 
+def maintenance_deployment(*, cron: str = MAINTENANCE_CRON, timezone: str = NIGHTLY_TIMEZONE,
+                           keep_hours: float = 24.0, name: str = "edgar-lake-maintenance") -> RunnerDeployment:
+    """Lake maintenance (flows/maintain.py) on ``cron`` in ``timezone``, one run at a time; snapshots
+    younger than ``keep_hours`` (and the files they read) are kept for the readers pinned to them."""
+    return maintenance_flow.to_deployment(
+        name=name, schedule=Cron(cron, timezone=timezone), parameters={"keep_hours": keep_hours},
+        description="DuckLake compaction, snapshot expiry and file cleanup, with its figures.",
+        tags=["edgar-warehouse", "maintenance"],
+        concurrency_limit=ConcurrencyLimitConfig(limit=1, collision_strategy=ConcurrencyLimitStrategy.ENQUEUE),
+    )
+
+
+def deployments(db: str | Path, **kwargs) -> list[RunnerDeployment]:
+    """What ``serve`` runs: the nightly, and on the DuckLake backend its maintenance too."""
+    from warehouse.store.lake import lake_config
+
+    return [nightly_deployment(db, **kwargs)] + ([maintenance_deployment()] if lake_config() is not None else [])
+
+
 def serve_nightly(db: str | Path, **kwargs) -> None:
-    """Serve the deployment until stopped (needs a Prefect API: `prefect server start`)."""
+    """Serve the deployments until stopped (needs a Prefect API: `prefect server start`)."""
     from prefect import serve
 
-    serve(nightly_deployment(db, **kwargs))
+    serve(*deployments(db, **kwargs))
