@@ -72,6 +72,7 @@ bench: ## side by side with edgartools (whole processes) + a universe-shaped boo
 	@echo "The ~100M-fact universe (19,000 members, ~15 GB of JSON): make bench BENCH_UNIVERSE=19000"
 	@echo "Other benchmarks (not in make bench; docs/benchmarks.md has their figures):"
 	@echo "  $(BIN)/python tests/bench/bench_scale.py --scales 1,10 --incremental --queries 1000000 --work $(BENCH_DIR)/scale"
+	@echo "  $(BIN)/python tests/bench/bench_load_phases.py -- --db NEW.duckdb load $(BENCH_DIR)/companyfacts-1x   # CPU by phase"
 	@echo "  $(BIN)/python tests/bench/bench_companyfacts.py --profile    # in one process: where an ingest's time goes"
 	@echo "  $(BIN)/python tests/bench/bench_parse_companyfacts.py --runs 5; bench_parse_memory.py --mb 200"
 
