@@ -257,6 +257,20 @@ class BreakdownMember(BaseModel):
     subtotal: bool = Field(description="The member is the sum of other members (left out of members_sum).")
 
 
+class BreakdownReconciling(BaseModel):
+    member: str
+    label: str
+    value: Exact
+    element_id: str | None
+
+
+class BreakdownGapFact(BaseModel):
+    concept: str
+    value: Exact
+    element_id: str | None
+    label: str | None = Field(description="The statement line that shows the concept, when one does.")
+
+
 class BreakdownPeriod(BaseModel):
     period_start: date | None
     period_end: date
@@ -267,6 +281,15 @@ class BreakdownPeriod(BaseModel):
     members_sum: Exact
     gap: Exact | None = Field(description="total - members_sum; 0 when the parts add up.")
     sums_to_total: bool
+    reconciling: list[BreakdownReconciling] = Field(
+        default_factory=list, description="Business segments: the corporate, reconciling and elimination items the "
+                                          "filing tags, what the segments leave to the total.")
+    residual: Exact | None = Field(default=None, description="gap minus the reconciling items.")
+    rounding: Exact | None = Field(default=None, description="Half a unit of each value's decimals, summed: how far "
+                                                             "rounded parts may miss the total.")
+    explained_by: list[BreakdownGapFact] = Field(
+        default_factory=list, description="Facts of another concept, same period, whose value is the residual.")
+    adds_up: bool = Field(default=False, description="The residual is within the rounding, or a fact names it.")
     note: str | None = None
 
 

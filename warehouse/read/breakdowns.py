@@ -64,27 +64,72 @@ def breakdown(con: duckdb.DuckDBPyConnection, accession: str, name: str, concept
     else:
         raise BreakdownNotFound(f"filing {accession} has no {name} breakdown of {concept or 'revenue'} in filing_facts")
     labels = _labels(con, accession, axis)
+    reconciling: dict[tuple, list[dict[str, Any]]] = {}
+    if name == "business_segment":
+        for start, end, unit, member, label, value, decimals, element_id in fetch_all(
+                con, sql("read/api/breakdown_reconciling"), {"accession": accession, "concept": concept}):
+            reconciling.setdefault((start, end, unit), []).append(
+                {"member": member, "label": label, "value": value, "decimals": decimals, "element_id": element_id})
     periods: dict[tuple, dict[str, Any]] = {}
-    for start, end, unit, member, value, element_id, total, total_id in rows:
-        p = periods.setdefault((start, end, unit), {"total": total, "total_element_id": total_id, "members": {}})
-        p["members"].setdefault(member, (value, element_id))
+    for start, end, unit, member, value, element_id, total, total_id, decimals, total_decimals in rows:
+        p = periods.setdefault((start, end, unit), {"total": total, "total_element_id": total_id,
+                                                    "total_decimals": total_decimals, "members": {}})
+        p["members"].setdefault(member, (value, element_id, decimals))
     out = []
     for (start, end, unit), p in periods.items():
-        values = {m: v for m, (v, _) in p["members"].items()}
+        values = {m: v for m, (v, _, _) in p["members"].items()}
         subtotals = _subtotals(values) if p["total"] is None or sum(values.values()) != p["total"] else set()
         parts = sum((v for m, v in values.items() if m not in subtotals), Decimal(0))
         gap = None if p["total"] is None else p["total"] - parts
+        items = reconciling.get((start, end, unit), []) if gap else []
+        residual = None if gap is None else gap - sum((r["value"] for r in items), Decimal(0))
+        # each value is rounded to its decimals: the sum may miss the total by half a unit of each
+        tolerance = sum((_half_unit(d) for m, (_, _, d) in p["members"].items() if m not in subtotals),
+                        _half_unit(p["total_decimals"])) + sum((_half_unit(r["decimals"]) for r in items), Decimal(0))
+        explained = [] if not residual or abs(residual) <= tolerance else [
+            {"concept": c, "value": _plain(v), "element_id": e, "label": lab} for c, v, e, lab in fetch_all(
+                con, sql("read/api/breakdown_gap_facts"), {"accession": accession, "concept": concept, "unit": unit,
+                                                            "period_start": start, "period_end": end, "gap": residual})]
+        adds_up = residual is not None and (abs(residual) <= tolerance or bool(explained))
         out.append({
             "period_start": str(start) if start else None, "period_end": str(end), "unit": unit,
             "total": _plain(p["total"]), "total_element_id": p["total_element_id"],
             "members": [{"member": m, "label": labels[m], "value": _plain(v), "element_id": e,
-                         "subtotal": m in subtotals} for m, (v, e) in p["members"].items()],
+                         "subtotal": m in subtotals} for m, (v, e, _) in p["members"].items()],
             "members_sum": _plain(parts), "gap": _plain(gap), "sums_to_total": gap == 0,
-            "note": None if gap == 0 else ("no consolidated total tagged for this period" if gap is None else
-                                           f"the parts differ from the total by {_plain(gap)} (an untagged "
-                                           "remainder: corporate, eliminations or other)"),
+            "reconciling": [{k: _plain(v) if k == "value" else v for k, v in r.items() if k != "decimals"} for r in items],
+            "residual": _plain(residual), "rounding": _plain(tolerance), "explained_by": explained, "adds_up": adds_up,
+            "note": _note(gap, residual, tolerance, items, explained),
         })
     return {"accession": accession, "breakdown": name, "axis": axis, "concept": concept, "periods": out}
+
+
+def _half_unit(decimals: str | None) -> Decimal:
+    """Half a unit of the last digit a value's decimals give (decimals -6: 500000); 0 when exact (INF)."""
+    if decimals is None or not decimals.lstrip("-").isdigit():
+        return Decimal(0)
+    return Decimal(5).scaleb(-int(decimals) - 1)
+
+
+def _note(gap: Decimal | None, residual: Decimal | None, tolerance: Decimal, items: list[dict[str, Any]],
+          explained: list[dict[str, Any]]) -> str | None:
+    """The gap named: 0, no total, the filing's reconciling items, another fact of that value, rounding, or untagged."""
+    if gap == 0:
+        return None
+    if gap is None or residual is None:
+        return "no consolidated total tagged for this period"
+    said = f"the parts differ from the total by {_plain(gap)}"
+    if items:
+        said += " (reconciling items the filing tags: " + ", ".join(
+            f"{r['label']} {_plain(r['value'])}" for r in items) + f"; {_plain(residual)} left)"
+    if residual == 0:
+        return said
+    if abs(residual) <= tolerance:
+        return f"{said}, within the rounding of the values (at most {_plain(tolerance)})"
+    if explained:
+        return f"{said}: the value of " + " or ".join(
+            e["concept"] + (f" ({e['label']!r})" if e["label"] else "") for e in explained) + " in the same period"
+    return f"{said} (an untagged remainder: corporate, eliminations or other)"
 
 
 def _plain(value: Decimal | None) -> str | None:

@@ -42,11 +42,22 @@ def test_a_segment_breakdown_sums_to_its_total_or_names_the_gap_for_each_filing(
                                                       "Japan"]
     nvidia = _latest(con, "0001045810-24-000029", "business_segment")
     assert (nvidia["total"], nvidia["sums_to_total"]) == ("60922000000", True)
-    alphabet = _latest(con, "0001652044-25-000014", "business_segment")  # hedging gains are no segment's
+    # Alphabet's hedging gains are no segment's: the gap is the value of the fact the filing tags them with
+    alphabet = _latest(con, "0001652044-25-000014", "business_segment")
     assert (alphabet["total"], alphabet["members_sum"], alphabet["gap"]) == ("350018000000", "349807000000", "211000000")
-    assert "differ from the total by 211000000" in alphabet["note"]
-    pg = _latest(con, "0000080424-25-000076", "business_segment")  # Corporate is not a reportable segment
+    assert [e["concept"] for e in alphabet["explained_by"]] == ["us-gaap:GainLossOnOilAndGasHedgingActivity"]
+    assert "differ from the total by 211000000: the value of us-gaap:GainLossOnOilAndGasHedgingActivity" in alphabet["note"]
+    # P&G's Corporate is no reportable segment: the filing tags it as a reconciling item, and what is left
+    # (1 million) is within the rounding of seven values given in millions
+    pg = _latest(con, "0000080424-25-000076", "business_segment")
     assert (pg["total"], pg["members_sum"], pg["gap"]) == ("84284000000", "83489000000", "795000000")
+    assert [(r["member"], r["label"], r["value"]) for r in pg["reconciling"]] == [
+        ("us-gaap:CorporateNonSegmentMember", "Corporate Non Segment", "794000000")]
+    assert (pg["residual"], pg["rounding"]) == ("1000000", "3500000")
+    # each of the four adds up: exactly, or with the remainder the filing itself names
+    assert [b["adds_up"] for b in (apple, nvidia, alphabet, pg)] == [True] * 4
+    untagged = _latest(con, "0001652044-25-000014", "geography")  # the same hedging gains, outside regions
+    assert untagged["adds_up"] and untagged["explained_by"][0]["value"] == "211000000"
 
 
 def test_subtotal_members_are_set_aside_and_labels_come_from_the_document(con):
@@ -66,7 +77,9 @@ def test_unknown_breakdowns_and_the_mcp_tool(con):
     with pytest.raises(BreakdownNotFound, match="no product_or_service breakdown"):
         breakdown(con, "0001652044-25-000014", "product_or_service")
     result = tools.get_breakdown(con, "0001045810-24-000029", "product_or_service")
-    assert result.error is None and result.periods[0].sums_to_total
+    assert result.error is None and result.periods[0].sums_to_total and result.periods[0].adds_up
+    pg = tools.get_breakdown(con, "0000080424-25-000076", "business_segment").periods[0]
+    assert pg.adds_up and [r.label for r in pg.reconciling] == ["Corporate Non Segment"]
     assert {m.label for m in result.periods[0].members} >= {"Data Center", "Gaming"}
     assert tools.get_breakdown(con, "0001045810-24-000029", "by_color").error.kind == "bad_argument"
 
