@@ -25,6 +25,7 @@ from pipelines.documents import (
     read_local_document,
 )
 from pipelines.errors import RejectedDocument
+from pipelines.fsds import filing_bundles, is_fsds_zip
 from pipelines.sec_formats import cik_from_file_name
 
 ZIP_MAGIC = b"PK\x03\x04"
@@ -97,7 +98,11 @@ def count_members(paths: Iterable[Path]) -> int:
 def _zip_count(path: Path) -> int:
     try:
         with zipfile.ZipFile(path) as zf:
-            return sum(1 for info in zf.infolist() if not info.is_dir())
+            names = [info.filename for info in zf.infolist() if not info.is_dir()]
+            if is_fsds_zip(names) and "sub.txt" in names:  # a document per filing: sub.txt's rows
+                with zf.open("sub.txt") as sub:
+                    return max(sum(1 for line in sub if line.strip()) - 1, 0)
+            return len(names)
     except (OSError, zipfile.BadZipFile):
         return 1  # it will be one rejection
 
@@ -112,6 +117,9 @@ def zip_members(path: Path, *, limit: int | None = None) -> Iterator[tuple[str, 
         yield str(path), RejectedDocument(str(path), f"not a readable zip archive: {exc}")
         return
     with zf:
+        if is_fsds_zip([i.filename for i in zf.infolist()]):  # one document per filing, not per member
+            yield from filing_bundles(path, zf)
+            return
         for info in zf.infolist():  # the central directory: names and sizes, no member data
             if info.is_dir():
                 continue

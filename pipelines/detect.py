@@ -6,6 +6,8 @@ import re
 
 from pipelines.errors import RejectedDocument
 
+FSDS_MAGIC = b"FSDS-FILING\t1\t"  # pipelines.fsds: one filing of a Financial Statement Data Sets zip
+
 KINDS = (
     "companyfacts",
     "submissions",
@@ -15,6 +17,7 @@ KINDS = (
     "ownership",
     "daily_index",
     "filing_document",
+    "fsds_filing",
 )
 
 _HTML = re.compile(rb"^\s*(<!doctype html|<html)", re.IGNORECASE)
@@ -53,6 +56,8 @@ def detect_kind(body: bytes, *, document: str) -> str:
     if b"Request Rate Threshold Exceeded" in body[:20_000]:
         raise RejectedDocument(document, "an HTML page: SEC's throttle page (Request Rate Threshold Exceeded), "
                                          "not a payload; fetch it again later")
+    if body.startswith(FSDS_MAGIC):
+        return "fsds_filing"
     if _filing_document(body, head):
         return "filing_document"
     if is_html_page(body):

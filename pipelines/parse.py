@@ -96,6 +96,12 @@ def _filing_document(doc: Document) -> Any:
     return record
 
 
+def _fsds_filing(doc: Document) -> Any:
+    from pipelines.fsds import parse_fsds_filing
+
+    return parse_fsds_filing(doc.body, document=doc.uri)
+
+
 @dataclass(frozen=True)
 class DocumentKind:
     """One loadable kind of SEC payload: its name (``source_documents.kind``, one of
@@ -113,6 +119,7 @@ KINDS: dict[str, DocumentKind] = {k.name: k for k in (
     DocumentKind("companyfacts", _companyfacts),
     DocumentKind("ownership", _ownership),
     DocumentKind("filing_document", _filing_document),
+    DocumentKind("fsds_filing", _fsds_filing),
 )}
 
 

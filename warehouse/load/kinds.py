@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from pipelines.companyfacts import CompanyFacts
 from pipelines.filing_documents import FilingDocument
+from pipelines.fsds import FsdsFiling
 from pipelines.ownership import OwnershipFiling
 from pipelines.submissions import Submissions, SubmissionsPage
 from pipelines.tickers import CompanyTickers
@@ -26,6 +27,7 @@ from warehouse.load import filing_documents, inline_xbrl, ownership
 from warehouse.load.companyfacts import load_companyfacts, load_companyfacts_many
 from warehouse.load.context import Loader, ManyLoader
 from warehouse.load.filing_documents import load_filing_document
+from warehouse.load.inline_xbrl import load_inline_xbrl
 from warehouse.load.ownership import load_ownership
 from warehouse.load.submissions import load_company_tickers, load_submissions, load_submissions_page
 
@@ -58,6 +60,7 @@ KINDS: tuple[Kind, ...] = (
     Kind(OwnershipFiling, ("ownership",), load_ownership, 3, ownership.TABLES),
     Kind(FilingDocument, ("filing_document",), load_filing_document, 3,
          filing_documents.TABLES + inline_xbrl.TABLES),
+    Kind(FsdsFiling, ("fsds_filing",), load_inline_xbrl, 3, inline_xbrl.TABLES),  # a Financial Statement Data Set's filing
 )
 LOADERS: dict[type, Kind] = {k.record_type: k for k in KINDS}  # a record's kind: LOADERS[type(record)]
 BY_DOCUMENT: dict[str, Kind] = {d: k for k in KINDS for d in k.documents}  # by pipelines' kind name

@@ -14,6 +14,7 @@ import pytest
 
 from helpers import COMPANYFACTS_DIR, FIXTURES
 from pipelines import parse as parse_mod
+from pipelines.archive import documents
 from pipelines.detect import KINDS as DETECTED
 from pipelines.documents import read_local_document
 from pipelines.parse import KINDS, parse_document
@@ -36,8 +37,14 @@ ONE_OF_EACH = {
     "company_tickers_exchange": FIXTURES / "sec/www.sec.gov/files/company_tickers_exchange.json.gz",
     "ownership": FIXTURES / "form4/0000320193-22-000061.txt",
     "filing_document": FIXTURES / "filings/8-K/0000912057-00-002128.txt.gz",
+    "fsds_filing": FIXTURES / "fsds/2009q3.zip",  # its first filing: a zip of them is a document per filing
 }
 CF = sorted(COMPANYFACTS_DIR.glob("*.json.gz"))
+
+
+def _one(path):
+    """The document of ONE_OF_EACH's path (a zip of FSDS filings: its first filing)."""
+    return next(documents([path])) if path.suffix == ".zip" else read_local_document(path)
 
 
 def test_one_table_of_kinds_and_one_of_loaders_agree():
@@ -50,7 +57,7 @@ def test_one_table_of_kinds_and_one_of_loaders_agree():
         assert kind.record_type is record_type and callable(kind.loader)
         assert set(kind.tables) <= set(TABLES), f"{record_type.__name__}: tables without a row in schema/tables.py"
     for name, path in ONE_OF_EACH.items():
-        doc = read_local_document(path)
+        doc = _one(path)
         detected, record = parse_document(doc)  # kind detected from content, as `load` does
         assert detected == name
         assert type(record) is BY_DOCUMENT[name].record_type
@@ -70,7 +77,7 @@ def test_a_kind_writes_no_other_kinds_table_than_its_row_lists(name, tmp_path):
     con = connect(tmp_path / "w.duckdb")
     try:
         before = _row_counts(con)
-        report = ingest(con, [read_local_document(ONE_OF_EACH[name])], raw_dir=tmp_path / "raw", command="load")
+        report = ingest(con, [_one(ONE_OF_EACH[name])], raw_dir=tmp_path / "raw", command="load")
         assert report.loaded == 1, report.rejected
         changed = {t for t, n in _row_counts(con).items() if n != before[t]}
     finally:

@@ -5,7 +5,9 @@
 -- company's own extension concepts (aapl:..., nvda:...) and every dimensional fact, its one known
 -- difference, so those are not disagreements. Consistent duplicates of different precision are one
 -- filing fact, the most precise (as companyfacts keeps it); an inconsistent duplicate is a row per value,
--- so the value companyfacts does not have is listed.
+-- so the value companyfacts does not have is listed. Inline-XBRL documents only (kind filing_document):
+-- a Financial Statement Data Set's values (kind fsds_filing) carry SEC's month-end-rounded dates, so they
+-- are compared within that rounding by tests/warehouse/load/test_fsds_load.py, not here.
 -- disagreement: value_differs (no companyfacts version of the accession has the filing's value),
 -- not_in_companyfacts (the filing tags it, companyfacts has no such fact for that accession),
 -- not_in_filing (companyfacts has it for the accession, the filing's document does not).
@@ -13,12 +15,13 @@
 -- grain of offending rows: (cik, accession, taxonomy, concept, unit, period_start, period_end, disagreement).
 -- severity = |difference| / |companyfacts value| for value_differs, 1 for a missing fact.
 -- input: check_facts = standard_facts of the companies being checked (staged by warehouse.metrics).
--- reads: check_facts, filing_facts, facts, concepts
+-- reads: check_facts, filing_facts, facts, concepts, source_documents
 WITH companies AS (SELECT DISTINCT cik FROM check_facts),
 filed AS (
     SELECT DISTINCT f.cik, f.accession FROM facts f
     WHERE f.cik IN (SELECT cik FROM companies)
-      AND f.accession IN (SELECT accession FROM filing_facts WHERE cik IN (SELECT cik FROM companies))
+      AND f.accession IN (SELECT ff.accession FROM filing_facts ff JOIN source_documents d USING (source_document_id)
+                          WHERE d.kind = 'filing_document' AND ff.cik IN (SELECT cik FROM companies))
 ),
 ff AS (
     SELECT ff.cik, ff.accession, ff.taxonomy, split_part(ff.concept, ':', 2) AS concept, ff.unit, ff.period_start,
