@@ -146,7 +146,47 @@ def test_insider_claim_that_matches_no_line_nor_total_fails(con):
 
 def test_claim_text_with_an_unbacked_number_fails(con):
     r = _result(verify_brief(con, json.dumps(_planted(capex={"text": "Capex FY2024 was $9.9B"}))), "capex")
-    assert r.status == "FAIL" and "$9.9B, which no claim backs" in r.reason
+    assert r.status == "FAIL" and "says $9.9B, which its cited evidence does not contain" in r.reason
+    assert "(it has: 9,447,000,000; FY2024" in r.reason
+
+
+def test_a_claim_asserting_a_number_only_another_claim_backs_fails(con):
+    # 9,136 is the first trade's (trade1): true, but not what capex cites
+    r = _result(verify_brief(con, json.dumps(_planted(capex={"text": "Capex FY2024 was $9.4B, 9,136 shares"}))),
+                "capex")
+    assert r.status == "FAIL" and "says 9,136, which its cited evidence does not contain" in r.reason
+    # a derived claim may name the numbers of the claims its formula uses
+    ok = _result(verify_brief(con, json.dumps(_planted(
+        fcf={"text": "Free cash flow FY2024 was $108.8B: $118.3B of operating cash flow less $9.4B of capex"}))), "fcf")
+    assert ok.status == "PASS", ok.reason
+
+
+@pytest.mark.parametrize(("claim_id", "text", "said"), [
+    ("rev24", "Revenue FY2023: $391,035 million", "FY2023"),          # the fiscal year the fact is not
+    ("rev24", "Revenue in fiscal 2022 was $391.0B", "fiscal 2022"),
+    ("q1", "Revenue Q2 FY2024", "Q2 FY2024"),                         # the quarter the fact is not
+    ("q1", "Revenue in the first quarter of fiscal 2023", "first quarter of fiscal 2023"),
+    ("rev24", "Revenue was $391.0B in Q4", "Q4"),                     # an annual fact is no quarter
+    ("rev24", "Revenue in 2021 was $391.0B", "2021"),                 # a calendar year neither period nor filing
+    ("sold", "Sold 25,000 shares on 2022-05-05", "2022-05-05"),       # a day the trades were not
+    ("sold", "Sold 25,000 shares on May 3, 2022", "May 3, 2022"),
+    ("growth", "Revenue grew 2.0% in FY2025", "FY2025"),              # the years of its inputs only
+])
+def test_a_claim_asserting_a_period_its_evidence_does_not_contain_fails(con, claim_id, text, said):
+    r = _result(verify_brief(con, json.dumps(_planted(**{claim_id: {"text": text}}))), claim_id)
+    assert r.status == "FAIL" and f"says {said}, which its cited evidence does not contain" in r.reason, r.reason
+
+
+@pytest.mark.parametrize(("claim_id", "text"), [
+    ("rev24", "Revenue in 2024 (fiscal year 2024, to September 28, 2024) was $391.0B"),
+    ("rev23", "Revenue FY2023 (a comparative in the FY2024 10-K, filed 2024-11-01): $383.3B"),
+    ("q1", "Revenue Q1 FY2024 (1Q24)"),
+    ("growth", "Revenue grew 2.0% from FY2023 to FY2024"),
+    ("sold", "Sold 25,000 shares on May 4, 2022, about 11 months apart from nothing"),
+])
+def test_periods_its_evidence_contains_pass(con, claim_id, text):
+    r = _result(verify_brief(con, json.dumps(_planted(**{claim_id: {"text": text}}))), claim_id)
+    assert r.status == "PASS", r.reason
 
 
 def test_duplicate_claim_ids_fail(con):

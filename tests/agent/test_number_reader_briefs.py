@@ -26,3 +26,18 @@ def test_an_amount_in_parentheses_is_negative_and_keeps_its_scale():
 def test_a_duration_is_not_an_orphan_number():
     assert read("the two filings came about 11 months apart, 2 quarters after the 3 years of growth") == []
     assert read("11 million") == [("11 million", Decimal("1.1E7"))]
+
+
+def test_periods_briefs_write():
+    from datetime import date
+
+    from warehouse.agent.periods import periods
+
+    got = [(p.kind, p.year, p.quarter, p.day) for p in periods(
+        "FY2024, FY24, fiscal year 2021, Q1 of fiscal 2024, 3Q24, the third quarter of 2023, Q4, in 2022, "
+        "May 4, 2022, 2024-09-28, 9/28/2024; not 10-K, $2024, 2,024 or 2024-13-45")]
+    assert got == [("fiscal_year", 2024, None, None), ("fiscal_year", 2024, None, None),
+                   ("fiscal_year", 2021, None, None), ("quarter", 2024, 1, None), ("quarter", 2024, 3, None),
+                   ("quarter", 2023, 3, None), ("quarter", None, 4, None), ("year", 2022, None, None),
+                   ("date", None, None, date(2022, 5, 4)), ("date", None, None, date(2024, 9, 28)),
+                   ("date", None, None, date(2024, 9, 28))]

@@ -22,10 +22,17 @@ A brief is ``{"ticker", "summary", "claims": [...]}``; each claim is one of
   (:mod:`warehouse.agent.quotes`); a failure says where the text really is (another item, another
   filing held) or what differs (a changed number, a swapped word). Its numbers are the filing's own.
 
-Every number in a claim's text and in the summary must be backed by some claim's value (the rule
-of :mod:`warehouse.agent.numbers`: formats normalised, years, dates, form names, accessions and
-claim ids are not numbers). A claim whose text has an unbacked number fails; unbacked numbers in
-the summary are listed in ``orphan_numbers``. ``passed`` is true only when nothing failed.
+A claim's sentence may assert only what its cited evidence contains: every number of its text must
+be backed by its evidence's values (the rule of :mod:`warehouse.agent.numbers`: formats normalised,
+years, dates, form names, accessions and claim ids are not numbers) and every period it names
+(FY2024, Q1, 2024, May 4, 2022: :mod:`warehouse.agent.periods`) must be one of its evidence's. The
+evidence of a reported claim is its value, the fiscal year and period it cites, the cited fact's
+period and the filing's date and fiscal year; of an insider claim its shares (and the lines that
+make them up) and the transaction date; of a derived claim its value and the evidence of every
+claim its formula uses. A passing claim whose text asserts anything else fails. A quote's numbers
+and periods are the filing's own (the quote is checked verbatim). Every number of the summary must
+be backed by some claim's value: unbacked ones are listed in ``orphan_numbers``. ``passed`` is true
+only when nothing failed.
 
 The verifier is total: a brief too large (:data:`MAX_BRIEF_CHARS`), nested too deep
 (:data:`MAX_DEPTH`, checked before JSON parsing), with too many claims or a value out of range
@@ -50,6 +57,7 @@ from pydantic import AfterValidator, BaseModel, Field, ValidationError, model_va
 from warehouse.agent.arith import ARITH, FormulaError, evaluate, references
 from warehouse.agent.models import Exact, ToolError, normalized
 from warehouse.agent.numbers import Backing, mentions, rounded, rounds_to
+from warehouse.agent.periods import Evidence
 from warehouse.agent.receipts import (
     FISCAL_PERIODS,
     closest,
@@ -253,10 +261,8 @@ def verify_brief(con: duckdb.DuckDBPyConnection, data: str | bytes | dict | Brie
     for c, res in zip(brief.claims, results, strict=True):
         if c.id in checker.duplicated:
             res = ClaimResult(id=c.id, kind=c.kind, status="FAIL", reason=f"claim id {c.id!r} is used by more than one claim")
-        orphans = [] if c.kind == "quote" else [m.text for m in mentions(c.text, ids) if not backing.backs(m)]
-        if orphans and res.status == "PASS":
-            res = ClaimResult(id=c.id, kind=c.kind, status="FAIL",
-                              reason=f"its text mentions {', '.join(orphans)}, which no claim backs")
+        if res.status == "PASS" and c.kind != "quote":
+            res = checker.asserts_only_its_evidence(c, res, ids)
         final.append(res)
     orphan_numbers = [OrphanNumber(text=m.text, value=m.value, percent=m.percent)
                       for m in mentions(brief.summary, ids) if not backing.backs(m)]
@@ -277,6 +283,7 @@ class _Checker:
                 self.duplicated.add(c.id)
             self.claims.setdefault(c.id, c)
         self.done: dict[str, ClaimResult] = {}
+        self.evidence: dict[str, tuple[list[Decimal], Evidence]] = {}  # of the claims that passed
         self.active: set[str] = set()
         self.answers: dict[tuple, list[dict[str, Any]]] = {}  # the warehouse asked once per question
 
@@ -293,6 +300,25 @@ class _Checker:
     @cached_property
     def company_concepts(self) -> list[str]:
         return company_concepts(self.con, self.cik)
+
+    def asserts_only_its_evidence(self, c: Any, res: ClaimResult, ids: set[str]) -> ClaimResult:
+        """``res`` (a PASS), or a FAIL when the claim's text names a number or a period its evidence
+        does not contain."""
+        values, when = self.evidence.get(c.id, ([], Evidence()))
+        backing = Backing(values)
+        numbers = [m.text for m in mentions(c.text, ids) if not backing.backs(m)]
+        times = [p.text for p in when.lacks(c.text)]
+        if not numbers and not times:
+            return res
+        said = ", ".join(numbers + times)
+        has = "; ".join(filter(None, [
+            ", ".join(fmt(v) for v in sorted(set(values))),
+            ", ".join(f"FY{y}" for y in sorted(when.fiscal_years)),
+            ", ".join(f"FY{y} Q{q}" for y, q in sorted(when.quarters)),
+            ", ".join(str(d) for d in sorted(when.days))]))
+        return ClaimResult(id=c.id, kind=c.kind, status="FAIL",
+                           reason=f"its text says {said}, which its cited evidence does not contain "
+                                  f"(it has: {has or 'nothing'}); {res.reason}")
 
     @staticmethod
     def value(claim: Any) -> Decimal | None:
@@ -376,6 +402,12 @@ class _Checker:
             later = [w for w in versions if w["concept"] == v["concept"] and w["unit"] == v["unit"]
                      and w["period_end"] == v["period_end"] and w["is_latest"] and w["value"] != c.value]
             note = f" (later restated to {fmt(later[0]['value'])} by {later[0]['accession']})" if later else ""
+            when = Evidence(fiscal_years={c.fiscalYear}, quarters={(c.fiscalYear, int(fp[1]))} if fp != "FY" else set())
+            when.add_days(v["period_start"], v["period_end"], v["filed"])
+            filing_fy = self._rows(sql("agent/filing_fiscal_year"), {"cik": self.cik, "accession": c.accession})
+            if filing_fy and filing_fy[0]["filing_fy"] is not None:
+                when.fiscal_years.add(filing_fy[0]["filing_fy"])
+            self.evidence[c.id] = ([c.value], when)
             return True, (f"{c.accession} ({v['form']} filed {v['filed']}) reported {fmt(c.value)} {v['unit']} for "
                           f"{v['taxonomy']}:{v['concept']} {period} ({v['period_start'] or 'instant'} to "
                           f"{v['period_end']}){note}")
@@ -425,6 +457,12 @@ class _Checker:
             candidates.append(ARITH.multiply(exact, 100))
         for cand in candidates:
             if rounds_to(cand, quantum, c.value):
+                values, when = [c.value], Evidence()
+                for ref in dict.fromkeys(refs):
+                    ref_values, ref_when = self.evidence.get(ref, ([], Evidence()))
+                    values += ref_values
+                    when.merge(ref_when)
+                self.evidence[c.id] = (values, when)
                 return True, f"{c.formula} = {_shown(cand)}, which rounds to {c.value}"
         shown = min(candidates, key=lambda cand: abs(ARITH.subtract(cand, c.value)))  # the reading nearest the claim
         return False, (f"{c.formula} = {_shown(shown)}, which rounds to {_rounded_shown(shown, quantum)} "
@@ -445,12 +483,16 @@ class _Checker:
                            if ln["transaction_code"]})
             return False, (f"Form {head['document_type']} {c.accession} has no line dated {c.transactionDate} with "
                            f"code {code}; it has: {', '.join(have) or 'no transaction lines'}")
+        when = Evidence()
+        when.add_days(c.transactionDate)
         for ln in same:
             if ln["shares"] == c.shares:
+                self.evidence[c.id] = ([c.shares], when)
                 return True, (f"Form {head['document_type']} {c.accession} {ln['table_kind']} line {ln['line_number']}: "
                               f"{fmt(c.shares)} shares, code {code}, {c.transactionDate}")
         total = sum((ln["shares"] or Decimal(0) for ln in same), Decimal(0))
         if total == c.shares:
+            self.evidence[c.id] = ([c.shares, *(ln["shares"] for ln in same if ln["shares"] is not None)], when)
             return True, (f"Form {head['document_type']} {c.accession}: {len(same)} lines coded {code} on "
                           f"{c.transactionDate} total {fmt(total)} shares")
         return False, (f"{fmt(c.shares)} shares matches neither a line of {c.accession} coded {code} on "
