@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Callable
 from contextlib import nullcontext
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from enum import StrEnum
 from pathlib import Path
@@ -335,27 +335,39 @@ def track(
     cik: Annotated[list[int] | None, typer.Option("--cik", "-c", help="CIK (repeatable).")] = None,
     all_: Annotated[bool, typer.Option("--all", help="Every company the warehouse holds.")] = False,
     list_: Annotated[bool, typer.Option("--list", help="Print the tracked universe.")] = False,
+    with_text: Annotated[bool, typer.Option("--with-text", help="Also fetch the primary documents of their 10-K/10-Q/8-K filings (sections, search, quotes); companies already tracked too.")] = False,
+    text_since: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="With --with-text: filings filed from this day on [default: a year ago].")] = None,
 ) -> None:
     """Add companies to the tracked universe the nightly keeps current (a new one is fetched whole by
-    the next nightly, then only when EDGAR's daily index lists a new filing of it)."""
+    the next nightly, then only when EDGAR's daily index lists a new filing of it). With --with-text
+    the refresh and the nightly also fetch the primary documents of their 10-K/10-Q/8-K filings filed
+    since --text-since that are not held (a company already tracked gets them at its next filing, or
+    now by `refresh --cik N`)."""
     from warehouse.load.tracking import track as track_ciks
     from warehouse.load.tracking import tracked_table
     from warehouse.read.queries import company_ciks
 
     if not (ticker or cik or all_ or list_):
         fail("name --ticker, --cik or --all (or --list)", EXIT_USAGE)
+    if text_since and not with_text:
+        fail("--text-since goes with --with-text", EXIT_USAGE)
+    from pipelines.documents import utcnow
+
+    since = (text_since.date() if text_since else utcnow().date() - timedelta(days=365)) if with_text else None
     if ticker or cik or all_:
         with writer(State.db, command="track", on_wait=_waiting) as con:
             added: list[int] = []
             if ticker:
                 resolved = [_resolve_one(con, t) for t in ticker]
-                added += track_ciks(con, [c for c, _ in resolved], tickers=[t for _, t in resolved], by="ticker")
+                added += track_ciks(con, [c for c, _ in resolved], tickers=[t for _, t in resolved], by="ticker",
+                                    text_since=since)
             if cik:
-                added += track_ciks(con, cik, by="cik")
+                added += track_ciks(con, cik, by="cik", text_since=since)
             if all_:
-                added += track_ciks(con, company_ciks(con), by="all")
+                added += track_ciks(con, company_ciks(con), by="all", text_since=since)
         out.print(f"tracking {len(added)} more compan{'y' if len(added) == 1 else 'ies'}"
-                  f"{': ' + ', '.join(map(str, sorted(added))) if added and len(added) <= 20 else ''}")
+                  f"{': ' + ', '.join(map(str, sorted(added))) if added and len(added) <= 20 else ''}"
+                  f"{f'; with text from {since}' if since else ''}")
     if list_:
         with reader(State.db) as con:
             print_result(tracked_table(con), Format.table, title="Tracked companies")

@@ -11,6 +11,9 @@ batch of companies:
   declares pages not held yet), its companyfacts only when a new filing is XBRL (or is not in the
   submissions yet and is not an insider form), and the Forms 3/4/5 of the index not held yet (once
   per accession, though EDGAR lists a Form 4 under its issuer and each owner);
+* a company tracked with text (``track --with-text``) whose submissions are fetched tonight also
+  gets the primary documents of its 10-K/10-Q/8-K filings filed since its ``text_since`` that are
+  not held yet (a first fetch does not pull the company's whole history);
 * every other tracked company costs nothing.
 
 Retries are the client's alone (``pipelines.sec_client``: per request, within the run's retry
@@ -55,6 +58,7 @@ from pipelines.request_log import RequestLog
 from pipelines.sec_client import SecClient
 from pipelines.sec_formats import OWNERSHIP_FORMS
 from warehouse.load.batch import BatchReport, Parsed, Rejected
+from warehouse.load.tracking import Tracked
 
 NEW_YORK = ZoneInfo("America/New_York")
 FETCH_THREADS = 4
@@ -70,6 +74,7 @@ class Company:
     cik: int
     whole: bool
     new: tuple[IndexEntry, ...] = ()
+    text_since: date | None = None
 
 
 @dataclass
@@ -131,13 +136,13 @@ def _fetch(what: str, fn: Callable[[], Document], *, parse: bool) -> Document | 
 
 
 @task(name="plan-night", cache_policy=NO_CACHE)
-def plan_task(db: str) -> list[tuple[int, date | None]]:
-    """The tracked companies and their watermarks (the run's build file)."""
+def plan_task(db: str) -> list[Tracked]:
+    """The tracked companies, their watermarks and text windows (the run's build file)."""
     from warehouse.load.tracking import tracked
     from warehouse.store.db import connect
 
     with connect(db) as con:
-        return [(t.cik, t.synced_through) for t in tracked(con)]
+        return tracked(con)
 
 
 @task(name="read-daily-indexes", cache_policy=NO_CACHE)
@@ -178,15 +183,16 @@ def fetch_submissions_task(client: SecClient, ciks: list[int], n: int) -> Fetche
 
 @task(name="fetch-documents", cache_policy=NO_CACHE, task_run_name="{n} documents")
 def fetch_documents_task(client: SecClient, jobs: list[tuple[str, str, Any, set[int]]], n: int) -> Fetched:
-    """Companyfacts, submissions pages and Forms 3/4/5 of the batch: (what, how, argument, ciks)."""
+    """Companyfacts, submissions pages, Forms 3/4/5 and filing documents of the batch: (what, how,
+    argument, ciks)."""
     def one(what: str, how: str, arg: Any) -> Any:
         if how == "companyfacts":
             return _fetch(what, lambda: client.fetch_companyfacts(arg), parse=False)
         if how == "page":
             name, cik = arg
             return _fetch(what, lambda: client.fetch_submissions_page(name, cik), parse=False)
-        path, accession = arg
-        return _fetch(what, lambda: client.fetch_archive(path, kind="ownership", accession=accession), parse=False)
+        path, accession = arg  # a filing document names its company (or its accession's filings row does)
+        return _fetch(what, lambda: client.fetch_archive(path, kind=how, accession=accession), parse=False)
 
     out = Fetched()
     _parallel([(lambda w=w, h=h, a=a: one(w, h, a), ciks) for w, h, a, ciks in jobs], out)
@@ -194,14 +200,16 @@ def fetch_documents_task(client: SecClient, jobs: list[tuple[str, str, Any, set[
 
 
 @task(name="what-is-held", cache_policy=NO_CACHE)
-def held_task(db: str, ciks: list[int], accessions: list[str]) -> tuple[set[tuple[int, str]], set[str]]:
-    """Submissions pages and Forms 3/4/5 the warehouse already holds."""
+def held_task(db: str, ciks: list[int], accessions: list[str], documents: list[str]
+              ) -> tuple[set[tuple[int, str]], set[str], set[str]]:
+    """Submissions pages, Forms 3/4/5 and filing documents (of ``documents``) the warehouse already holds."""
+    from warehouse.load.filing_documents import held_documents
     from warehouse.load.ownership import loaded_accessions
     from warehouse.load.tracking import held_pages
     from warehouse.store.db import connect
 
     with connect(db) as con:
-        return held_pages(con, ciks), loaded_accessions(con, accessions)
+        return held_pages(con, ciks), loaded_accessions(con, accessions), held_documents(con, documents)
 
 
 @task(name="load-batch", cache_policy=NO_CACHE)
@@ -254,17 +262,17 @@ def new_york_today() -> date:
     return datetime.now(NEW_YORK).date()
 
 
-def _plan(tracked: list[tuple[int, date | None]], read: IndexRead) -> list[Company]:
+def _plan(tracked: list[Tracked], read: IndexRead) -> list[Company]:
     """Companies with work tonight, in CIK order."""
     entries = [(day, e) for day, es in sorted(read.entries.items()) for e in es]
     work = []
-    for cik, synced in tracked:
-        if synced is None:
-            work.append(Company(cik, True))
+    for t in tracked:
+        if t.synced_through is None:
+            work.append(Company(t.cik, True, text_since=t.text_since))
             continue
-        mine = [e for day, e in entries if day > synced and e.cik == cik]
+        mine = [e for day, e in entries if day > t.synced_through and e.cik == t.cik]
         if mine:
-            work.append(Company(cik, False, tuple(mine)))
+            work.append(Company(t.cik, False, tuple(mine), t.text_since))
     return work
 
 
@@ -311,7 +319,7 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
         error: str | None = None
         try:
             tracked = plan_task(db)
-            synced = [s for _, s in tracked if s is not None]
+            synced = [t.synced_through for t in tracked if t.synced_through is not None]
             days = business_days(min(synced), through) if synced else []
             read = read_indexes_task(client, days) if days else IndexRead()
             failures += read.failed
@@ -335,13 +343,13 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
                             client.evict(uri)  # a rejected body must not stay cached
                 log.info("batch %d: %s", k // max(batch_size, 1) + 1, report.summary())
                 run.add(report)
-            for cik, mark in tracked:
-                if cik in failed_ciks:
+            for t in tracked:
+                if t.cik in failed_ciks:
                     continue
-                if mark is None:  # fetched whole tonight: everything public by now is held
-                    advance.setdefault(through, []).append(cik)
-                elif confirmed is not None and (cik in busy or confirmed > mark):
-                    advance.setdefault(confirmed, []).append(cik)
+                if t.synced_through is None:  # fetched whole tonight: everything public by now is held
+                    advance.setdefault(through, []).append(t.cik)
+                elif confirmed is not None and (t.cik in busy or confirmed > t.synced_through):
+                    advance.setdefault(confirmed, []).append(t.cik)
         except BaseException as exc:
             error = f"{type(exc).__name__}: {exc}"
             finish_task(db, run, len(failures), error, drain(), {})
@@ -370,7 +378,7 @@ def _run_batch(client: SecClient, db: str, batch: list[Company], today: date, hi
                asked: set[str]) -> tuple[Fetched, set[int]]:
     """Fetch one batch: submissions first, then what they and the indexes say is missing."""
     from pipelines.ownership import ownership_archive_path
-    from pipelines.submissions import ownership_filings
+    from pipelines.submissions import ownership_filings, text_filings
 
     ciks = [c.cik for c in batch]
     got = fetch_submissions_task(client, ciks, len(ciks))
@@ -386,7 +394,12 @@ def _run_batch(client: SecClient, db: str, batch: list[Company], today: date, hi
         for e in c.new:
             if e.form_type.upper() in OWNERSHIP_FORMS and e.accession:
                 owned.setdefault(e.accession, (ownership_archive_path(e.cik, e.accession), set()))[1].add(c.cik)
-    pages_held, held = held_task(db, ciks, sorted(set(owned) - asked))
+    texts: dict[str, tuple[str, int]] = {}  # accession -> (primary document URL, cik)
+    for c in batch:
+        if c.text_since is not None and c.cik in subs:
+            for acc, _filed, url in text_filings(subs[c.cik], c.text_since):
+                texts.setdefault(acc, (url, c.cik))
+    pages_held, held, texts_held = held_task(db, ciks, sorted(set(owned) - asked), sorted(set(texts) - asked))
     jobs: list[tuple[str, str, Any, set[int]]] = []
     for c in batch:
         record = subs.get(c.cik)
@@ -399,6 +412,10 @@ def _run_batch(client: SecClient, db: str, batch: list[Company], today: date, hi
         if acc not in held and acc not in asked:
             asked.add(acc)
             jobs.append((f"ownership {acc}", "ownership", (path, acc), owners))
+    for acc, (url, cik) in sorted(texts.items()):
+        if acc not in texts_held and acc not in asked:
+            asked.add(acc)
+            jobs.append((f"filing document {acc}", "filing_document", (url, acc), {cik}))
     if jobs:
         got.extend(fetch_documents_task(client, jobs, len(jobs)))
     bad = {cik for _, owners in got.failures for cik in owners}

@@ -1,4 +1,5 @@
-"""The refresh flow: fetch companyfacts, submissions (all pages) and new Forms 3/4/5, load them in one run."""
+"""The refresh flow: fetch companyfacts, submissions (all pages), new Forms 3/4/5 and, for companies tracked
+with text, new 10-K/10-Q/8-K primary documents; load them in one run."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from pipelines.errors import (
     TerminalError,
     TransientError,
 )
+from pipelines.request_log import RequestLog
 from pipelines.sec_client import SecClient
 from warehouse.load.batch import BatchReport, Parsed, Rejected
 from warehouse.load.ingest import prepare
@@ -146,13 +148,17 @@ def load_task(db: str, items: list[Document | Parsed | Rejected], flow_run_id: s
 
 
 @task(name="finish-run", cache_policy=NO_CACHE)
-def finish_run_task(db: str, run: BatchReport, not_fetched: int, error: str | None) -> str:
-    """The run's final status: failed when nothing could be fetched, partial with rejections or
-    documents not fetched (see warehouse.load.batch.run_status)."""
+def finish_run_task(db: str, run: BatchReport, not_fetched: int, error: str | None,
+                    requests: list[RequestLog]) -> str:
+    """Record the run's requests to SEC (``run_requests``) and its final status: failed when nothing
+    could be fetched, partial with rejections or documents not fetched (see
+    warehouse.load.batch.run_status)."""
     from warehouse.load.batch import finish_run
+    from warehouse.load.tracking import record_requests
     from warehouse.store.db import connect
 
     with connect(db) as con:
+        record_requests(con, run.load_id, requests)
         return finish_run(con, run, not_fetched=not_fetched, error=error)
 
 
@@ -226,11 +232,29 @@ def ownership_to_fetch(db: str, targets: list[OwnershipTarget], since: date | No
     return [t for acc, t in sorted(wanted.items()) if acc not in have]
 
 
+@task(name="filing-documents-to-fetch", cache_policy=NO_CACHE)
+def filing_documents_to_fetch(db: str, submissions: list[Parsed]) -> list[tuple[str, str]]:
+    """(accession, primary document URL) of the 10-K/10-Q/8-K filings of the companies tracked
+    with text (``track --with-text``) filed since their ``text_since``, not held yet."""
+    from pipelines.submissions import text_filings
+    from warehouse.load.filing_documents import held_documents
+    from warehouse.load.tracking import text_windows
+    from warehouse.store.db import connect
+
+    with connect(db) as con:  # the run's build file (see refresh_flow)
+        since = text_windows(con, sorted({item.record.cik for item in submissions}))
+        wanted = {acc: url for item in submissions if item.record.cik in since
+                  for acc, _filed, url in text_filings(item.record, since[item.record.cik])}
+        held = held_documents(con, list(wanted))
+    return [(acc, url) for acc, url in sorted(wanted.items()) if acc not in held]
+
+
 def _fetch_companies(client: SecClient, db: str, ciks: list[int], extra_targets: list[OwnershipTarget],
                      insiders: bool, insider_since: date | None, insider_until: date | None) -> list:
-    """Fetch companyfacts, submissions (every page) and new Forms 3/4/5 of ``ciks``. Submissions
-    are parsed here (their pages and Forms 3/4/5 are found in them); companyfacts are returned as
-    Documents, for the load's parse stage to skip when already loaded."""
+    """Fetch companyfacts, submissions (every page), new Forms 3/4/5 and the new filing documents of
+    the companies tracked with text among ``ciks``. Submissions are parsed here (their pages, Forms
+    3/4/5 and filings are found in them); companyfacts are returned as Documents, for the load's
+    parse stage to skip when already loaded."""
     facts = [fetch_task.submit(f"companyfacts {cik}", lambda c=cik: client.fetch_companyfacts(c)) for cik in ciks]
     subs = [fetch_parse_task.submit(f"submissions {cik}", lambda c=cik: client.fetch_submissions(c)) for cik in ciks]
     results: list = [f.result() for f in facts] + [f.result() for f in subs]
@@ -238,7 +262,14 @@ def _fetch_companies(client: SecClient, db: str, ciks: list[int], extra_targets:
     pages = [fetch_parse_task.submit(f"submissions page {name}",
                                      lambda n=name, c=sub.record.cik: client.fetch_submissions_page(n, c))
              for sub in submissions for name in sub.record.page_names]
-    results += [f.result() for f in pages]
+    page_results = [f.result() for f in pages]
+    results += page_results
+    listed = submissions + [r for r in page_results if isinstance(r, Parsed)]
+    texts = [fetch_task.submit(
+        f"filing document {acc}",
+        lambda u=url, a=acc: client.fetch_archive(u, kind="filing_document", accession=a))
+        for acc, url in (filing_documents_to_fetch(db, listed) if listed else [])]
+    results += [f.result() for f in texts]
     if insiders:
         todo = ownership_to_fetch(db, ownership_from_submissions(submissions) + extra_targets,
                                   insider_since, insider_until)
@@ -280,6 +311,8 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
     if insider_lookback_days is not None and insider_since is None:
         insider_since = utcnow().date() - timedelta(days=insider_lookback_days)
     client = make_client(replay, cache_dir, record=record)
+    sent: list[RequestLog] = []
+    client.on_request = sent.append  # from the fetch threads: list.append is atomic
     published = db
     with publishing(published, command=f"refresh (flow run {flow_run.get_id() or '-'})", wait=lock_wait,
                     on_wait=lambda h: log.warning("waiting for the writer lock of %s, held by %s", published,
@@ -312,16 +345,16 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
                 log.info(report.summary())
                 run.add(report)
         except BaseException as exc:
-            finish_run_task(db, run, len(failures), f"{type(exc).__name__}: {exc}")
+            finish_run_task(db, run, len(failures), f"{type(exc).__name__}: {exc}", list(sent))
             raise
-        status = finish_run_task(db, run, len(failures), None)
+        status = finish_run_task(db, run, len(failures), None, list(sent))
         for fail in failures:
             # INFO: the Prefect UI shows it; the CLI prints the returned list once, on stderr
             log.info("not fetched: %s (%s)", fail.what, fail.reason)
         result = {"load_id": run.load_id, "status": status, "loaded": run.loaded,
                   "unchanged": run.unchanged, "rejected": run.rejected,
                   "not_fetched": [(f.what, f.reason) for f in failures],
-                  "row_counts": dict(run.row_counts), "ciks": plan.ciks,
+                  "row_counts": dict(run.row_counts), "ciks": plan.ciks, "requests": len(sent),
                   "unknown_tickers": plan.unknown_tickers}
     # (published above, whatever the status: load_runs says how the run ended)
     if status == "failed":

@@ -454,3 +454,15 @@ def ownership_filings(record: Submissions | SubmissionsPage) -> list[tuple[int, 
     return [(record.cik, acc, fd) for acc, base, fd in zip(
         t.column("accession").to_pylist(), t.column("base_form").to_pylist(),
         t.column("filing_date").to_pylist(), strict=True) if base in OWNERSHIP_FORMS]  # base: no /A
+
+
+def text_filings(record: Submissions | SubmissionsPage, since: date) -> list[tuple[str, date, str]]:
+    """(accession, filing_date, URL of its primary document) of the 10-K/10-Q/8-K filings (and /A)
+    a submissions payload lists filed on or after ``since``: what a company tracked with text gets
+    fetched (a filing that names no primary document, 2000 and before: its full submission .txt)."""
+    from pipelines.filing_documents import form_family
+
+    t = record.filings
+    return [(acc, fd, url or f"{ARCHIVES}/{record.cik}/{acc}.txt") for acc, form, fd, url in zip(
+        t.column("accession").to_pylist(), t.column("form").to_pylist(), t.column("filing_date").to_pylist(),
+        t.column("document_url").to_pylist(), strict=True) if fd >= since and form_family(form)]

@@ -12,6 +12,7 @@ import pytest
 from flows.refresh import fetch_parse, refresh_flow
 from pipelines.sec_client import SecClient
 from warehouse.load.batch import Parsed, Rejected
+from warehouse.load.tracking import run_requests
 from warehouse.store.db import connect, fetch_all, fetch_value
 
 APPLE = 320193
@@ -21,7 +22,9 @@ def _counts(db: Path) -> dict[str, int]:
     con = connect(db, read_only=True)
     try:
         tables = [r[0] for r in fetch_all(con, "SELECT table_name FROM duckdb_tables() WHERE NOT internal")]
-        return {t: fetch_value(con, f'SELECT count(*) FROM "{t}"') for t in tables if t != "load_runs"}
+        # every run adds its own load_runs row and its requests (run_requests): the rest converges
+        return {t: fetch_value(con, f'SELECT count(*) FROM "{t}"') for t in tables
+                if t not in ("load_runs", "run_requests")}
     finally:
         con.close()
 
@@ -54,6 +57,11 @@ def test_refresh_loads_companyfacts_submissions_and_insiders_then_converges(pref
                          insider_since=date(2022, 5, 6), insider_until=date(2022, 5, 6))
     assert again["loaded"] == 0 and again["unchanged"] == 2  # same bytes: nothing new
     assert _counts(db) == before
+    with connect(db, read_only=True) as con:  # the run's requests are recorded under it
+        assert sorted(run_requests(con, again["load_id"])) == [
+            ("https://data.sec.gov/api/xbrl/companyfacts/CIK0000320193.json", 200),
+            ("https://data.sec.gov/submissions/CIK0000320193-submissions-001.json", 404),
+            ("https://data.sec.gov/submissions/CIK0000320193.json", 200)] and again["requests"] == 3
 
 
 def test_refresh_rejects_bad_payload_and_loads_the_rest(prefect_harness, tmp_path, replay_root):

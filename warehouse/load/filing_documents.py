@@ -10,6 +10,7 @@ one's rows stay (``ENVELOPE_RANK``, then the smaller sha256), so arrival order d
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import duckdb
@@ -20,6 +21,7 @@ from pipelines.filing_search import terms
 from pipelines.sec_formats import accession_no_dashes
 from warehouse.load.context import LoadContext, insert_arrow
 from warehouse.load.inline_xbrl import load_inline_xbrl
+from warehouse.schema.sql_files import sql
 from warehouse.store.db import fetch_all
 
 if TYPE_CHECKING:
@@ -138,3 +140,10 @@ def load_filing_document(con: duckdb.DuckDBPyConnection, ctx: LoadContext, recor
     for name in TABLES:
         counts[name] = insert_arrow(con, name, tables[name])
     return counts
+
+
+def held_documents(con: duckdb.DuckDBPyConnection, accessions: Sequence[str]) -> set[str]:
+    """Those of ``accessions`` whose primary document is loaded (or was rejected: fetched once is enough)."""
+    if not accessions:
+        return set()
+    return {r[0] for r in fetch_all(con, sql("load/filing_documents/held"), {"accessions": sorted(set(accessions))})}

@@ -19,18 +19,21 @@ from warehouse.store.db import fetch_all, fetch_value, transaction, unregister
 
 @dataclass(frozen=True)
 class Tracked:
-    """One tracked company and the last EDGAR day whose filings of it are held (None: never
-    fetched whole)."""
+    """One tracked company, the last EDGAR day whose filings of it are held (None: never fetched
+    whole) and the day its filings' text is fetched from (None: numbers only)."""
 
     cik: int
     ticker: str | None
     synced_through: date | None
+    text_since: date | None = None
 
 
 def track(con: duckdb.DuckDBPyConnection, ciks: Sequence[int], *, tickers: Sequence[str | None] | None = None,
-          by: str = "cik") -> list[int]:
+          by: str = "cik", text_since: date | None = None) -> list[int]:
     """Track ``ciks`` (``tickers`` parallel, when tracked by ticker); returns those newly tracked
-    (a company already tracked is left as it is)."""
+    (a company already tracked is left as it is). With ``text_since``, the primary documents of
+    their 10-K/10-Q/8-K filings filed from that day on are fetched too (companies already tracked
+    included; an earlier window already asked for is kept)."""
     if not ciks:
         return []
     tickers = list(tickers) if tickers is not None else [None] * len(ciks)
@@ -38,7 +41,14 @@ def track(con: duckdb.DuckDBPyConnection, ciks: Sequence[int], *, tickers: Seque
         before = _tracked_among(con, ciks)
         con.execute(sql("load/tracking/track"), {"ciks": list(ciks), "tickers": tickers, "by": [by] * len(ciks),
                                             "now": utcnow()})
+        if text_since is not None:
+            con.execute(sql("load/tracking/with_text"), {"ciks": list(ciks), "since": text_since})
     return sorted(set(ciks) - before)
+
+
+def text_windows(con: duckdb.DuckDBPyConnection, ciks: Sequence[int]) -> dict[int, date]:
+    """The companies among ``ciks`` tracked with text, and the day their text is fetched from."""
+    return dict(fetch_all(con, sql("load/tracking/text_windows"), {"ciks": sorted(set(ciks))}))
 
 
 def _tracked_among(con: duckdb.DuckDBPyConnection, ciks: Sequence[int]) -> set[int]:
@@ -56,7 +66,7 @@ def untrack(con: duckdb.DuckDBPyConnection, ciks: Sequence[int]) -> list[int]:
 
 def tracked(con: duckdb.DuckDBPyConnection) -> list[Tracked]:
     """Every tracked company, in CIK order."""
-    return [Tracked(cik, ticker, synced) for cik, ticker, _name, _by, _at, synced in
+    return [Tracked(cik, ticker, synced, text) for cik, ticker, _name, _by, _at, synced, text in
             run_named(con, "load/tracking/tracked").rows]
 
 
