@@ -19,7 +19,6 @@ import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -33,7 +32,7 @@ from warehouse.schema.stored_tables import keep
 from warehouse.store.db import fetch_all, fetch_value, out_of_memory, transaction, unregister
 from warehouse.store.killpoints import kill_point
 from warehouse.store.lake import CONFLICT_RETRIES, conflict_pause, is_conflict, retry_on_conflict
-from warehouse.store.raw_payloads import RawWriter
+from warehouse.store.raw_payloads import RawDir, RawWriter
 
 
 @dataclass(frozen=True)
@@ -313,7 +312,7 @@ def _write_run(con, report: BatchReport, *, command: str, flow_run_id: str | Non
 # ----------------------------------------------------------------------------------------- batch
 
 
-def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir: Path,
+def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir: RawDir,
                command: str = "load", load_id: str | None = None, flow_run_id: str | None = None,
                derive: bool = True) -> BatchReport:
     """Commit every good document of ``items`` and record every bad one, all in one transaction.
@@ -436,7 +435,7 @@ class _TogetherFailed(Exception):
     which names the document."""
 
 
-def _load_items(con, items: Sequence[Item], report: BatchReport, raw_dir: Path, together: bool = True) -> None:
+def _load_items(con, items: Sequence[Item], report: BatchReport, raw_dir: RawDir, together: bool = True) -> None:
     # Raw payloads are compressed and written in a background thread while DuckDB loads; every
     # write has finished and been fsynced (file and directory) before the batch commits.
     with RawWriter(raw_dir) as raw:

@@ -49,6 +49,7 @@ from warehouse.memory import bound_memory
 from warehouse.store.db import WarehouseError, checkpoint
 from warehouse.store.killpoints import kill_point
 from warehouse.store.publish import wal_of
+from warehouse.store.raw_payloads import RawDir
 
 THREADS_ENV = "EDGAR_WAREHOUSE_WRITER_THREADS"
 CHECKPOINT_THRESHOLD_ENV = "EDGAR_WAREHOUSE_CHECKPOINT_THRESHOLD"
@@ -160,7 +161,7 @@ def _prepare_with(con: duckdb.DuckDBPyConnection | None, docs: Sequence[Document
     return finish
 
 
-def load_documents(con: duckdb.DuckDBPyConnection, docs: Sequence[Document | Item], *, raw_dir: Path,
+def load_documents(con: duckdb.DuckDBPyConnection, docs: Sequence[Document | Item], *, raw_dir: RawDir,
                    command: str, load_id: str, flow_run_id: str | None = None, workers: int | None = None,
                    derive: bool = True) -> BatchReport:
     """One batch: ``prepare`` then ``load_batch`` under ``load_id``; returns the batch's report."""
@@ -171,7 +172,7 @@ def load_documents(con: duckdb.DuckDBPyConnection, docs: Sequence[Document | Ite
 class IngestRun:
     """One load run over any number of batches (see the module docstring)."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, *, raw_dir: Path, command: str,
+    def __init__(self, con: duckdb.DuckDBPyConnection, *, raw_dir: RawDir, command: str,
                  flow_run_id: str | None = None, derive: bool = True):
         self.con, self.raw_dir, self.command, self.derive = con, raw_dir, command, derive
         configure_writer(con)
@@ -228,7 +229,7 @@ def _body(doc: Document | Item) -> bytes:
     return getattr(doc, "body", None) or getattr(getattr(doc, "doc", None), "body", None) or b""
 
 
-def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, raw_dir: Path, command: str,
+def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, raw_dir: RawDir, command: str,
            batch_size: int = 0, flow_run_id: str | None = None, workers: int | None = None,
            derive: bool = True, on_batch: Callable[[BatchReport, int], None] | None = None) -> BatchReport:
     """Load ``docs`` as ONE run, committing every ``batch_size`` documents (0: one transaction), or

@@ -45,9 +45,13 @@ def default_db_path() -> Path:
     return Path(os.environ.get("EDGAR_WAREHOUSE_DB") or DEFAULT_DB)
 
 
-def raw_dir_for(db_path: str | Path) -> Path:
+def raw_dir_for(db_path: str | Path) -> Path | str:
     """Content-addressed raw payloads live beside the database: edgar.duckdb -> edgar.raw/ (a
-    writer's build file edgar.duckdb.build shares the raw store of the file it will replace)."""
+    writer's build file edgar.duckdb.build shares the raw store of the file it will replace); on
+    DuckLake beside the lake's data (``LakeConfig.raw_dir``: a folder, or an object store prefix)."""
+    cfg = lake_config()
+    if cfg is not None:
+        return cfg.raw_dir
     p = published_path_for(db_path)
     return p.with_name(p.stem + ".raw")
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from pathlib import Path
 
 import duckdb
 
 from warehouse.store.db import fetch_all, fetch_value, quote_ident
-from warehouse.store.raw_payloads import raw_relpath, read_raw
+from warehouse.store.raw_payloads import RawDir, raw_exists, raw_relpath, read_raw
 
 _GRAIN = re.compile(r"\(grain: ([^);]+)[);]")
 MAIN = "database_name = current_database() AND schema_name = 'main' AND NOT internal AND NOT temporary"
@@ -52,7 +51,7 @@ def declared_grains(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     return grains
 
 
-def integrity_problems(con: duckdb.DuckDBPyConnection, raw_dir: Path | None = None) -> list[str]:
+def integrity_problems(con: duckdb.DuckDBPyConnection, raw_dir: RawDir | None = None) -> list[str]:
     """Every broken promise found, one sentence each (empty when the warehouse is sound)."""
     problems = []
     for table, grain in sorted(declared_grains(con).items()):
@@ -79,7 +78,7 @@ def integrity_problems(con: duckdb.DuckDBPyConnection, raw_dir: Path | None = No
                                             " WHERE raw_path IS NOT NULL ORDER BY 1"):
             if raw_path != raw_relpath(sha):
                 problems.append(f"raw payload {raw_path}: not named after its sha256 {sha}")
-            elif not (raw_dir / raw_path).exists():
+            elif not raw_exists(raw_dir, raw_path):
                 problems.append(f"raw payload {raw_path}: missing from {raw_dir}")
             elif hashlib.sha256(read_raw(raw_dir, raw_path)).hexdigest() != sha:
                 problems.append(f"raw payload {raw_path}: content does not match its sha256")

@@ -4,7 +4,8 @@ Selected by configuration (``--backend ducklake`` on the CLI sets the same varia
 
     EDGAR_WAREHOUSE_BACKEND=ducklake
     EDGAR_WAREHOUSE_LAKE_CATALOG='postgres:dbname=lake host=127.0.0.1 port=5432 user=edgar'
-    EDGAR_WAREHOUSE_LAKE_DATA=/srv/edgar/lake          # Parquet files (a folder, or s3://...)
+    EDGAR_WAREHOUSE_LAKE_DATA=/srv/edgar/lake          # Parquet files (a folder, or s3://...:
+                                                       # warehouse.store.object_store)
     EDGAR_WAREHOUSE_LAKE_READ_CATALOG='postgres:dbname=lake host=... user=edgar_reader'  # optional
 
 Readers attach with the read catalog when one is given (a PostgreSQL role that may only SELECT the
@@ -44,6 +45,7 @@ import duckdb
 from warehouse.errors import WarehouseError
 from warehouse.schema.folder import schema_dir
 from warehouse.schema.migrate import apply_definitions, apply_migrations
+from warehouse.store.object_store import is_remote, prepare
 from warehouse.store.sandbox import sandbox
 from warehouse.store.secrets import catalog_password, redact, remember_secret
 
@@ -86,9 +88,11 @@ class LakeConfig:
         return (self.read_catalog or self.catalog) if read_only else self.catalog
 
     @property
-    def raw_dir(self) -> Path:
-        """Raw payloads: beside the data folder, never inside it (DuckLake's cleanup of orphaned
-        files would delete what it did not write)."""
+    def raw_dir(self) -> Path | str:
+        """Raw payloads: beside the data folder (or prefix: ``s3://b/lake`` -> ``s3://b/lake.raw``), never
+        inside it (DuckLake's cleanup of orphaned files would delete what it did not write)."""
+        if is_remote(self.data_path):
+            return self.data_path.rstrip("/") + ".raw"
         data = Path(self.data_path.rstrip("/"))
         return data.with_name(data.name + ".raw")
 
@@ -203,6 +207,7 @@ def connect_lake(cfg: LakeConfig, *, read_only: bool = False, migrate: bool = Tr
         con.execute("SET TimeZone = 'UTC'")
         con.execute("SET enable_progress_bar = false")
         load_extensions(con)
+        prepare(con, cfg.data_path)  # httpfs and the S3 secret for an s3:// data path
         if read_only:
             if snapshot is None:
                 attach(con, cfg, read_only=True)

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from pathlib import Path
 
 import duckdb
 
 from pipelines.documents import Document
 from warehouse.store.db import WarehouseError, fetch_all
-from warehouse.store.raw_payloads import read_raw
+from warehouse.store.raw_payloads import RawDir, raw_exists, read_raw
 
 
-def loaded_documents(con: duckdb.DuckDBPyConnection, raw_dir: Path) -> Iterator[Document]:
+def loaded_documents(con: duckdb.DuckDBPyConnection, raw_dir: RawDir) -> Iterator[Document]:
     """The payloads that were loaded, in load order, read back from the content-addressed raw store
     (sha256 checked) with everything their parser and loader were given: kind, URL, origin, fetch
     time, HTTP validators, and the CIK and accession the fetcher asked for (``expected_cik``,
@@ -35,9 +34,9 @@ def loaded_documents(con: duckdb.DuckDBPyConnection, raw_dir: Path) -> Iterator[
     return _read(rows, raw_dir)
 
 
-def _read(rows: list[tuple], raw_dir: Path) -> Iterator[Document]:
+def _read(rows: list[tuple], raw_dir: RawDir) -> Iterator[Document]:
     for kind, uri, origin, sha, fetched_at, status, etag, last_modified, raw_path, cik, accession in rows:
-        if not raw_path or not (raw_dir / raw_path).exists():
+        if not raw_path or not raw_exists(raw_dir, raw_path):
             raise WarehouseError(f"{uri}: raw payload {raw_path or sha} is missing from {raw_dir}")
         body = read_raw(raw_dir, raw_path)
         if hashlib.sha256(body).hexdigest() != sha:

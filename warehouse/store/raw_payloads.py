@@ -1,7 +1,10 @@
 """Content-addressed store of raw payloads (gzip, keyed by sha256) so any table can be rebuilt.
 
-Every payload is durable before the transaction naming it commits: the file is fsynced before its
-atomic rename, and its directory after (RawWriter fsyncs each directory once per batch).
+The store is a folder (a ``Path``) or an object store prefix (``s3://bucket/lake.raw``, a ``str``:
+``warehouse.store.object_store``), with the same names in both. Every payload is durable before the
+transaction naming it commits: in a folder the file is fsynced before its atomic rename, and its
+directory after (RawWriter fsyncs each directory once per batch); in an object store the PUT has
+returned.
 """
 
 from __future__ import annotations
@@ -13,7 +16,11 @@ import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+from warehouse.store import object_store
 from warehouse.store.killpoints import kill_point
+
+#: Where raw payloads live: a folder, or an object store prefix (``s3://...``).
+RawDir = Path | str
 
 
 def raw_relpath(sha256: str) -> str:
@@ -29,12 +36,31 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def store_raw(raw_dir: Path, body: bytes, *, sync_dir: bool = True) -> str:
+def _object(raw_dir: RawDir, rel: str) -> str | None:
+    """The object store URL of payload ``rel``, or None when ``raw_dir`` is a folder (a Path, or a
+    str that is not an object store URL)."""
+    return f"{raw_dir.rstrip('/')}/{rel}" if isinstance(raw_dir, str) and object_store.is_remote(raw_dir) else None
+
+
+def raw_exists(raw_dir: RawDir, rel: str) -> bool:
+    """True when the payload ``rel`` is in the store."""
+    url = _object(raw_dir, rel)
+    return object_store.exists(url) if url else (Path(raw_dir) / rel).exists()
+
+
+def store_raw(raw_dir: RawDir, body: bytes, *, sync_dir: bool = True) -> str:
     """Write ``body`` once under its sha256 (file fsynced before its atomic rename; the directory
-    after it unless ``sync_dir`` is false, when the caller syncs it); return the path relative to
-    ``raw_dir``."""
+    after it unless ``sync_dir`` is false, when the caller syncs it; an object: one PUT); return the
+    path relative to ``raw_dir``."""
     sha = hashlib.sha256(body).hexdigest()
     rel = raw_relpath(sha)
+    url = _object(raw_dir, rel)
+    if url:
+        if not object_store.exists(url):
+            object_store.put(url, gzip.compress(body, compresslevel=1, mtime=0))
+            kill_point("raw_stored")
+        return rel
+    raw_dir = Path(raw_dir)
     target = raw_dir / rel
     if target.exists():
         return rel
@@ -62,8 +88,8 @@ class RawWriter:
     database work); leaving the ``with`` block waits for every write, fsyncs every directory
     written into (once each) and re-raises a failure."""
 
-    def __init__(self, raw_dir: Path):
-        self.raw_dir = raw_dir
+    def __init__(self, raw_dir: RawDir):
+        self.raw_dir = raw_dir if _object(raw_dir, "") else Path(raw_dir)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="raw-store")
         self._pending: list[Future] = []
         self._dirs: set[Path] = set()
@@ -71,7 +97,8 @@ class RawWriter:
     def store(self, body: bytes, sha256: str) -> str:
         rel = raw_relpath(sha256)
         self._pending.append(self._pool.submit(store_raw, self.raw_dir, body, sync_dir=False))
-        self._dirs.add(self.raw_dir / rel.split("/")[0])
+        if isinstance(self.raw_dir, Path):
+            self._dirs.add(self.raw_dir / rel.split("/")[0])
         return rel
 
     def __enter__(self) -> RawWriter:
@@ -86,5 +113,6 @@ class RawWriter:
                 fsync_dir(d)
 
 
-def read_raw(raw_dir: Path, rel: str) -> bytes:
-    return gzip.decompress((raw_dir / rel).read_bytes())
+def read_raw(raw_dir: RawDir, rel: str) -> bytes:
+    url = _object(raw_dir, rel)
+    return gzip.decompress(object_store.get(url) if url else (Path(raw_dir) / rel).read_bytes())

@@ -73,7 +73,8 @@ def test_pinned_duckdb_and_the_extension_wheels_load_offline(tmp_path, monkeypat
     from importlib.metadata import version
 
     assert duckdb.__version__ == "1.5.5"
-    assert version("duckdb-extension-ducklake") == version("duckdb-extension-postgres") == duckdb.__version__
+    assert version("duckdb-extension-ducklake") == version("duckdb-extension-postgres") == \
+        version("duckdb-extension-httpfs") == duckdb.__version__
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     con = duckdb.connect()
     try:
