@@ -129,7 +129,7 @@ prior AS (  -- the last different value of each reported slot across tags, and t
                            t.filing_order) AS p
     FROM standard_value_timeline_of(  -- now: only the keys of the slots of several tags (the others took theirs above)
              ciks, ts, chain_concepts,
-             keys := CASE WHEN CAST(ts AS TIMESTAMP) >= TIMESTAMP '9999-12-31'
+             CASE WHEN CAST(ts AS TIMESTAMP) >= TIMESTAMP '9999-12-31'
                           THEN (SELECT list(hash(cik, taxonomy, concept, unit, period_start, period_end)) FROM several) END) t
     JOIN reported r ON r.slot = t.slot AND t.pick.value <> r.value
      AND (NOT r.alone OR CAST(ts AS TIMESTAMP) < TIMESTAMP '9999-12-31')

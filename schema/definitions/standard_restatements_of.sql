@@ -12,7 +12,7 @@
 CREATE OR REPLACE MACRO standard_restatements_of(ciks) AS TABLE
 WITH t AS (
     SELECT *, lag(pick) OVER w AS old, lag(accession) OVER w AS old_accession
-    FROM standard_value_timeline_of(ciks, TIMESTAMP '9999-12-31 00:00:00', NULL::VARCHAR[])
+    FROM standard_value_timeline_of(ciks, TIMESTAMP '9999-12-31 00:00:00', NULL::VARCHAR[], NULL)
     WINDOW w AS (PARTITION BY slot ORDER BY filing_order)
 )
 SELECT t.cik, t.standard_concept, t.unit, t.period_start, t.period_end, t.pick.fiscal_year AS fiscal_year,

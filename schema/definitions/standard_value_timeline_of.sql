@@ -12,11 +12,11 @@
 -- company_standard_facts_as_of_only takes its prior value from here), and a change between two
 -- consecutive rows is a restatement of the standard concept even when the tag changed
 -- (standard_restatements). A filing SEC re-issued counts as a filing of its own (its revision).
--- keys (NULL = all): only the facts of these keys, hash(cik, taxonomy, concept, unit, period_start,
+-- keys (NULL = all; positional, since DuckLake cannot store a macro parameter's NULL default): only the facts of these keys, hash(cik, taxonomy, concept, unit, period_start,
 -- period_end) (a slot's timeline is its tags' keys': company_standard_facts_as_of_only passes the
 -- keys of the slots it needs, so the other facts are neither ranked nor grouped).
 -- grain: (cik, standard_concept, unit, period_start, period_end, accession, revision).
-CREATE OR REPLACE MACRO standard_value_timeline_of(ciks, ts, chain_concepts, keys := NULL) AS TABLE
+CREATE OR REPLACE MACRO standard_value_timeline_of(ciks, ts, chain_concepts, keys) AS TABLE
 WITH ranked AS (  -- the companies' facts of chain tags (only those are ranked), with their revision
     SELECT f.*, fact_revision(f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end, f.accession,
                               f.payload_vintage, f.source_document_id) AS revision

@@ -195,7 +195,7 @@ def test_growth_takes_both_years_from_the_latest_filing_reporting_both(loaded_co
                 WHERE g.metric_id IN (SELECT metric_id FROM metric_lineage GROUP BY metric_id
                                       HAVING count(*) = 2 AND bool_and(step = 'reported'))
             ),
-            t AS (SELECT * FROM standard_value_timeline_of(NULL, TIMESTAMP '9999-12-31', NULL)
+            t AS (SELECT * FROM standard_value_timeline_of(NULL, TIMESTAMP '9999-12-31', NULL, NULL)
                   WHERE standard_concept = 'revenue'),
             latest AS (
                 SELECT c.metric_id, any_value(c.growth) AS growth,
