@@ -18,31 +18,14 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gzip
 import pstats
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-SHARED = ROOT.parent.parent / "shared" / "edgar-samples" / "companyfacts"
-SHARED_ALT = ROOT.parent / "shared" / "edgar-samples" / "companyfacts"
-VENDORED = ROOT / "tests" / "fixtures" / "sec" / "data.sec.gov" / "api" / "xbrl" / "companyfacts"
-
-
-def source_files() -> list[Path]:
-    for folder in (SHARED_ALT, SHARED):
-        files = sorted(folder.glob("CIK*.json"))
-        if files:
-            return files
-    return sorted(VENDORED.glob("CIK*.json.gz"))
-
-
-def read(path: Path) -> bytes:
-    raw = path.read_bytes()
-    return gzip.decompress(raw) if path.suffix == ".gz" else raw
-
+sys.path[:0] = [str(ROOT), str(Path(__file__).parent)]
+from bench_companyfacts import read, source_files  # noqa: E402  (the sample files, found one way)
 
 _FACT = ('STRUCT("start" VARCHAR, "end" VARCHAR, val VARCHAR, accn VARCHAR, fy INTEGER, fp VARCHAR, form VARCHAR,'
          ' filed VARCHAR, frame VARCHAR)')
