@@ -54,15 +54,8 @@ def all_json() -> dict[tuple, dict]:
 
 
 @pytest.fixture(scope="module")
-def ro(loaded_warehouse):
-    con = connect(loaded_warehouse, read_only=True)
-    yield con
-    con.close()
-
-
-@pytest.fixture(scope="module")
-def db_rows(ro) -> dict[tuple, tuple]:
-    rows = fetch_all(ro, KEY_SQL + ", value, form, CAST(filed AS VARCHAR), frame, filing_fy, filing_fp FROM facts")
+def db_rows(loaded_con) -> dict[tuple, tuple]:
+    rows = fetch_all(loaded_con, KEY_SQL + ", value, form, CAST(filed AS VARCHAR), frame, filing_fy, filing_fp FROM facts")
     return {r[:7]: r[7:] for r in rows}
 
 
@@ -75,8 +68,8 @@ def snapshot(con) -> dict[str, tuple]:
 
 # --------------------------------------------------------------------------- grain and exact values
 
-def test_one_facts_row_per_distinct_json_key(db_rows, all_json, ro):
-    assert fetch_value(ro, "SELECT count(*) FROM facts") == len(all_json) == 157_335
+def test_one_facts_row_per_distinct_json_key(db_rows, all_json, loaded_con):
+    assert fetch_value(loaded_con, "SELECT count(*) FROM facts") == len(all_json) == 157_335
     assert db_rows.keys() == all_json.keys()
 
 
@@ -104,21 +97,21 @@ def test_filing_attributes_as_sec_gave_them(db_rows, all_json):
     assert not wrong, wrong[:3]
 
 
-def test_null_fy_fp_kept_null_and_still_get_own_fiscal_year(ro, all_json):
+def test_null_fy_fp_kept_null_and_still_get_own_fiscal_year(loaded_con, all_json):
     json_null = sum(1 for k, r in all_json.items() if k[0] == 320193 and r.get("fy") is None)
-    rows = fetch_all(ro, "SELECT count(*), count(DISTINCT form), count(fiscal_year), any_value(form)"
+    rows = fetch_all(loaded_con, "SELECT count(*), count(DISTINCT form), count(fiscal_year), any_value(form)"
                          " FROM facts WHERE cik = 320193 AND filing_fy IS NULL AND filing_fp IS NULL")
     n, forms, with_own_year, form = rows[0]
     assert n == json_null > 500 and forms == 1 and form == "8-K"
     assert with_own_year == n  # the value's own year does not depend on the filing's fy
 
 
-def test_taxonomies_units_and_durations(ro):
-    taxonomies = {t for (t,) in fetch_all(ro, "SELECT DISTINCT taxonomy FROM facts")}
+def test_taxonomies_units_and_durations(loaded_con):
+    taxonomies = {t for (t,) in fetch_all(loaded_con, "SELECT DISTINCT taxonomy FROM facts")}
     assert {"us-gaap", "ifrs-full", "dei", "srt", "ecd", "ffd", "invest"} <= taxonomies
-    tsm_units = {u for (u,) in fetch_all(ro, "SELECT DISTINCT unit FROM facts WHERE cik = 1046179")}
+    tsm_units = {u for (u,) in fetch_all(loaded_con, "SELECT DISTINCT unit FROM facts WHERE cik = 1046179")}
     assert {"TWD", "TWD/shares", "USD", "EUR"} <= tsm_units
-    bad = fetch_value(ro, """
+    bad = fetch_value(loaded_con, """
         SELECT count(*) FROM facts
         WHERE (period_start IS NULL) <> (duration_days IS NULL)
            OR duration_days IS DISTINCT FROM CAST(period_end - period_start AS INTEGER)
@@ -133,16 +126,16 @@ SALES_2009 = ("WHERE cik = 320193 AND taxonomy = 'us-gaap' AND concept = 'SalesR
               " AND period_start = DATE '2008-09-28' AND period_end = DATE '2009-09-26'")
 
 
-def test_apple_2010_10ka_restatement_surfaced(ro):
-    rows = fetch_all(ro, "SELECT old_value, new_value, old_accession, new_accession, old_filed, new_filed,"
+def test_apple_2010_10ka_restatement_surfaced(loaded_con):
+    rows = fetch_all(loaded_con, "SELECT old_value, new_value, old_accession, new_accession, old_filed, new_filed,"
                          " new_form, change_kind, fiscal_year, fiscal_period FROM fact_restatements " + SALES_2009)
     assert rows == [(Decimal(36_537_000_000), Decimal(42_905_000_000), "0001193125-09-214859",
                      "0001193125-10-012091", date(2009, 10, 27), date(2010, 1, 25), "10-K/A", "amendment",
                      2009, "FY")]
 
 
-def test_apple_facts_current_after_restatement(ro):
-    (row,) = fetch_all(ro, "SELECT value, restated, versions, first_value, first_accession, first_filed,"
+def test_apple_facts_current_after_restatement(loaded_con):
+    (row,) = fetch_all(loaded_con, "SELECT value, restated, versions, first_value, first_accession, first_filed,"
                            " prior_value, prior_accession, prior_filed, accession, fiscal_year, fiscal_period"
                            " FROM facts_current " + SALES_2009)
     value, restated, versions, first_value, first_acc, first_filed, prior_value, prior_acc, prior_filed, \
@@ -156,19 +149,20 @@ def test_apple_facts_current_after_restatement(ro):
     assert prior_acc != acc and (fy, fp) == (2009, "FY")
 
 
-def test_facts_current_is_one_row_per_key_and_the_latest_version(ro):
-    n_keys = fetch_value(ro, "SELECT count(*) FROM (SELECT DISTINCT cik, taxonomy, concept, unit, period_start,"
+def test_facts_current_is_one_row_per_key_and_the_latest_version(loaded_con):
+    n_keys = fetch_value(loaded_con, "SELECT count(*) FROM (SELECT DISTINCT cik, taxonomy, concept, unit, period_start,"
                              " period_end FROM facts)")
-    assert fetch_value(ro, "SELECT count(*) FROM facts_current") == n_keys
+    assert fetch_value(loaded_con, "SELECT count(*) FROM facts_current") == n_keys
     # versions add up, and nothing newer exists than the current version
-    assert fetch_value(ro, "SELECT sum(versions) FROM facts_current") == fetch_value(ro, "SELECT count(*) FROM facts")
-    newer = fetch_value(ro, """
+    n_facts = fetch_value(loaded_con, "SELECT count(*) FROM facts")
+    assert fetch_value(loaded_con, "SELECT sum(versions) FROM facts_current") == n_facts
+    newer = fetch_value(loaded_con, """
         SELECT count(*) FROM facts_current c JOIN fact_versions v USING (cik, taxonomy, concept, unit, period_end)
         WHERE v.period_start IS NOT DISTINCT FROM c.period_start
           AND (v.known_from, v.filed, v.accession) > (c.known_from, c.filed, c.accession)""")
     assert newer == 0
     # restated <=> the key has more than one distinct value <=> it has a row in fact_restatements
-    mismatch = fetch_value(ro, """
+    mismatch = fetch_value(loaded_con, """
         WITH d AS (SELECT cik, taxonomy, concept, unit, period_start, period_end, count(DISTINCT value) > 1 AS r
                    FROM facts GROUP BY ALL)
         SELECT count(*) FROM facts_current c JOIN d USING (cik, taxonomy, concept, unit, period_end)
@@ -193,9 +187,9 @@ def _current_rows_are_the_last_ranked_versions(con) -> None:
         assert fetch_value(con, f"SELECT count(*) FROM ({a} EXCEPT ALL {b})") == 0
 
 
-def test_current_rows_are_the_last_versions_of_facts_ranked(ro):
-    assert fetch_value(ro, "SELECT count(*) FROM facts_current WHERE restated") > 0
-    _current_rows_are_the_last_ranked_versions(ro)
+def test_current_rows_are_the_last_versions_of_facts_ranked(loaded_con):
+    assert fetch_value(loaded_con, "SELECT count(*) FROM facts_current WHERE restated") > 0
+    _current_rows_are_the_last_ranked_versions(loaded_con)
 
 
 # --------------------------------------------------------------------------- point in time
@@ -206,22 +200,22 @@ def test_current_rows_are_the_last_versions_of_facts_ranked(ro):
     ("2010-01-26 12:00:00", [Decimal(42_905_000_000)]),  # after the 10-K/A
     ("2024-01-01 00:00:00", [Decimal(42_905_000_000)]),
 ])
-def test_facts_as_of_apple_fy2009_sales(ro, ts, expected):
-    assert [v for (v,) in fetch_all(ro, "SELECT value FROM facts_as_of(CAST(? AS TIMESTAMP)) " + SALES_2009,
+def test_facts_as_of_apple_fy2009_sales(loaded_con, ts, expected):
+    assert [v for (v,) in fetch_all(loaded_con, "SELECT value FROM facts_as_of(CAST(? AS TIMESTAMP)) " + SALES_2009,
                                     [ts])] == expected
 
 
 @pytest.mark.parametrize("ts", ["2009-08-01", "2012-03-01 10:00", "2016-11-15", "2020-02-29 23:00",
                                 "2024-11-02 06:00", "2100-01-01"])
-def test_facts_as_of_never_shows_the_future(ro, ts):
+def test_facts_as_of_never_shows_the_future(loaded_con, ts):
     t = datetime.fromisoformat(ts)
-    max_known, n = fetch_all(ro, "SELECT max(known_from), count(*) FROM facts_as_of(?)", [t])[0]
+    max_known, n = fetch_all(loaded_con, "SELECT max(known_from), count(*) FROM facts_as_of(?)", [t])[0]
     assert n > 0 and max_known <= t
-    keys_known = fetch_value(ro, "SELECT count(*) FROM (SELECT DISTINCT cik, taxonomy, concept, unit, period_start,"
+    keys_known = fetch_value(loaded_con, "SELECT count(*) FROM (SELECT DISTINCT cik, taxonomy, concept, unit, period_start,"
                                  " period_end FROM fact_versions WHERE known_from <= ?)", [t])
     assert n == keys_known
     # each row is the latest version known by ts (independent arg_max)
-    wrong = fetch_value(ro, """
+    wrong = fetch_value(loaded_con, """
         WITH want AS (
             SELECT cik, taxonomy, concept, unit, period_start, period_end,
                    arg_max(accession, (known_from, filed, accession)) AS accession
@@ -233,9 +227,9 @@ def test_facts_as_of_never_shows_the_future(ro, ts):
     assert wrong == 0
 
 
-def test_known_from_is_never_before_the_end_of_the_filed_day(ro):
+def test_known_from_is_never_before_the_end_of_the_filed_day(loaded_con):
     # midnight New York is 04:00 (EDT) or 05:00 (EST) UTC of the next day
-    early = fetch_value(ro, "SELECT count(*) FROM fact_versions WHERE known_from_basis = 'filed_day_end'"
+    early = fetch_value(loaded_con, "SELECT count(*) FROM fact_versions WHERE known_from_basis = 'filed_day_end'"
                             " AND known_from < CAST(filed AS TIMESTAMP) + INTERVAL 29 HOUR")
     assert early == 0
 
@@ -273,6 +267,14 @@ def apple_vintages(tmp_path_factory) -> dict[str, tuple[Path, list]]:
     return out
 
 
+@pytest.fixture(params=["old_new", "new_old"])
+def vintage_con(request, apple_vintages):
+    """A read-only connection to Apple's two vintages loaded in each order (see apple_vintages)."""
+    con = connect(apple_vintages[request.param][0], read_only=True)
+    yield con
+    con.close()
+
+
 def _keys(con) -> set[tuple]:
     return set(fetch_all(con, KEY_SQL + " FROM facts"))
 
@@ -281,7 +283,7 @@ def _pairs(facts: dict[tuple, dict]) -> set[tuple]:
     return {(*k, r["val"]) for k, r in facts.items()}
 
 
-def test_older_then_newer_vintage_adds_only_new_versions(apple_vintages, apple_vintage_keys, ro):
+def test_older_then_newer_vintage_adds_only_new_versions(apple_vintages, apple_vintage_keys, loaded_con):
     old, new = apple_vintage_keys
     corrected = {k for k in old.keys() & new.keys() if old[k]["val"] != new[k]["val"]}
     path, (r1, r2) = apple_vintages["old_new"]
@@ -299,7 +301,7 @@ def test_older_then_newer_vintage_adds_only_new_versions(apple_vintages, apple_v
         # fiscal years after an incremental load equal those of a one-shot load of the newest payload
         fiscal = ("SELECT cik, taxonomy, concept, unit, period_start, period_end, accession, fiscal_year,"
                   " fiscal_period, fiscal_basis FROM facts WHERE cik = 320193")
-        assert set(fetch_all(con, fiscal)) == set(fetch_all(ro, fiscal))
+        assert set(fetch_all(con, fiscal)) == set(fetch_all(loaded_con, fiscal))
     finally:
         con.close()
 
@@ -344,85 +346,60 @@ def _stored_restatements_are_computed_ones(con) -> None:
         assert fetch_value(con, f"SELECT count(*) FROM (SELECT * FROM {a} EXCEPT ALL SELECT * FROM {b})") == 0
 
 
-def test_stored_restatements_are_the_computed_ones(ro):
-    _stored_restatements_are_computed_ones(ro)
+def test_stored_restatements_are_the_computed_ones(loaded_con):
+    _stored_restatements_are_computed_ones(loaded_con)
 
 
-@pytest.mark.parametrize("order", ["old_new", "new_old"])
-def test_stored_restatements_of_vintages_are_the_computed_ones(apple_vintages, order):
+def test_stored_restatements_of_vintages_are_the_computed_ones(vintage_con):
     """Apple loaded in two payloads, both orders: the second load rewrites that company's rows."""
-    con = connect(apple_vintages[order][0], read_only=True)
-    try:
-        _stored_restatements_are_computed_ones(con)
-    finally:
-        con.close()
+    _stored_restatements_are_computed_ones(vintage_con)
 
 
-@pytest.mark.parametrize("order", ["old_new", "new_old"])
-def test_facts_as_of_the_far_future_is_facts_current(apple_vintages, order):
-    con = connect(apple_vintages[order][0], read_only=True)
-    try:
-        current = set(fetch_all(con, f"SELECT {CURRENT_COLS} FROM facts_current"))
-        assert current == set(fetch_all(con, f"SELECT {CURRENT_COLS} FROM facts_as_of(TIMESTAMP '2100-01-01')"))
-    finally:
-        con.close()
+def test_facts_as_of_the_far_future_is_facts_current(vintage_con):
+    current = set(fetch_all(vintage_con, f"SELECT {CURRENT_COLS} FROM facts_current"))
+    assert current == set(fetch_all(vintage_con, f"SELECT {CURRENT_COLS} FROM facts_as_of(TIMESTAMP '2100-01-01')"))
 
 
-@pytest.mark.parametrize("order", ["old_new", "new_old"])
-def test_sec_correction_under_same_accession_is_kept_and_current(apple_vintages, apple_vintage_keys, order):
+def test_sec_correction_under_same_accession_is_kept_and_current(vintage_con, apple_vintage_keys):
     # between the two vintages SEC re-issued 56 Apple par values (0 -> 0.00001) under their old accessions
     old, new = apple_vintage_keys
     corrected = {k: new[k]["val"] for k in old.keys() & new.keys() if old[k]["val"] != new[k]["val"]}
     assert len(corrected) == 56
-    con = connect(apple_vintages[order][0], read_only=True)
-    try:
-        current = {r[:6]: (r[6], r[7]) for r in fetch_all(
-            con, "SELECT cik, taxonomy, concept, unit, CAST(period_start AS VARCHAR), CAST(period_end AS VARCHAR),"
-                 " accession, value FROM facts_current WHERE cik = 320193")}
-        # where the corrected filing is the key's latest, readers see SEC's corrected value
-        latest = {k: v for k, v in corrected.items() if current[k[:6]][0] == k[6]}
-        assert latest and all(current[k[:6]][1] == v for k, v in latest.items())
-        # and the original value is not lost: it is a version of its own
-        stored = set(fetch_all(con, KEY_SQL + ", value FROM facts WHERE cik = 320193"))
-        assert all((*k, old[k]["val"]) in stored and (*k, v) in stored for k, v in corrected.items())
-    finally:
-        con.close()
+    current = {r[:6]: (r[6], r[7]) for r in fetch_all(
+        vintage_con, "SELECT cik, taxonomy, concept, unit, CAST(period_start AS VARCHAR), CAST(period_end AS VARCHAR),"
+                     " accession, value FROM facts_current WHERE cik = 320193")}
+    # where the corrected filing is the key's latest, readers see SEC's corrected value
+    latest = {k: v for k, v in corrected.items() if current[k[:6]][0] == k[6]}
+    assert latest and all(current[k[:6]][1] == v for k, v in latest.items())
+    # and the original value is not lost: it is a version of its own
+    stored = set(fetch_all(vintage_con, KEY_SQL + ", value FROM facts WHERE cik = 320193"))
+    assert all((*k, old[k]["val"]) in stored and (*k, v) in stored for k, v in corrected.items())
 
 
-@pytest.mark.parametrize("order", ["old_new", "new_old"])
-def test_current_rows_of_vintages_are_the_last_versions_of_facts_ranked(apple_vintages, order):
+def test_current_rows_of_vintages_are_the_last_versions_of_facts_ranked(vintage_con):
     """With SEC corrections under an accession already stored (revision > 0) and re-filed values."""
-    con = connect(apple_vintages[order][0], read_only=True)
-    try:
-        assert fetch_value(con, "SELECT count(*) FROM fact_versions WHERE revision > 0") > 0
-        assert fetch_value(con, "SELECT count(*) FROM facts_current WHERE confirmations > 0") > 0
-        _current_rows_are_the_last_ranked_versions(con)
-    finally:
-        con.close()
+    assert fetch_value(vintage_con, "SELECT count(*) FROM fact_versions WHERE revision > 0") > 0
+    assert fetch_value(vintage_con, "SELECT count(*) FROM facts_current WHERE confirmations > 0") > 0
+    _current_rows_are_the_last_ranked_versions(vintage_con)
 
 
-@pytest.mark.parametrize("order", ["old_new", "new_old"])
-def test_sec_correction_is_not_public_before_it_was_fetched(apple_vintages, apple_vintage_keys, order):
+def test_sec_correction_is_not_public_before_it_was_fetched(vintage_con, apple_vintage_keys):
     """A value SEC re-issued under an old accession must not appear in facts_as_of at times before
     we saw it (the original filing's acceptance is not when the correction became public)."""
     old, new = apple_vintage_keys
     corrected = {k: (old[k]["val"], new[k]["val"]) for k in old.keys() & new.keys()
                  if old[k]["val"] != new[k]["val"]}
-    con = connect(apple_vintages[order][0], read_only=True)
-    try:
-        fetched = fetch_value(con, "SELECT max(fetched_at) FROM source_documents")
-        sql_at = ("SELECT cik, taxonomy, concept, unit, CAST(period_start AS VARCHAR), CAST(period_end AS VARCHAR),"
-                  " accession, value FROM facts_as_of(CAST(? AS TIMESTAMP)) WHERE cik = 320193")
-        before = {r[:7]: r[7] for r in fetch_all(con, sql_at, [datetime(2025, 1, 1)])}
-        after = {r[:7]: r[7] for r in fetch_all(con, sql_at, [fetched + timedelta(seconds=1)])}
-        shown_before = {k: v for k, v in before.items() if k in corrected}
-        assert shown_before and all(v == corrected[k][0] for k, v in shown_before.items())
-        shown_after = {k: v for k, v in after.items() if k in corrected}
-        assert shown_after and all(v == corrected[k][1] for k, v in shown_after.items())
-        basis = fetch_all(con, "SELECT DISTINCT known_from_basis FROM fact_versions WHERE revision > 0")
-        assert basis == [("correction_fetched_at",)]
-    finally:
-        con.close()
+    fetched = fetch_value(vintage_con, "SELECT max(fetched_at) FROM source_documents")
+    sql_at = ("SELECT cik, taxonomy, concept, unit, CAST(period_start AS VARCHAR), CAST(period_end AS VARCHAR),"
+              " accession, value FROM facts_as_of(CAST(? AS TIMESTAMP)) WHERE cik = 320193")
+    before = {r[:7]: r[7] for r in fetch_all(vintage_con, sql_at, [datetime(2025, 1, 1)])}
+    after = {r[:7]: r[7] for r in fetch_all(vintage_con, sql_at, [fetched + timedelta(seconds=1)])}
+    shown_before = {k: v for k, v in before.items() if k in corrected}
+    assert shown_before and all(v == corrected[k][0] for k, v in shown_before.items())
+    shown_after = {k: v for k, v in after.items() if k in corrected}
+    assert shown_after and all(v == corrected[k][1] for k, v in shown_after.items())
+    basis = fetch_all(vintage_con, "SELECT DISTINCT known_from_basis FROM fact_versions WHERE revision > 0")
+    assert basis == [("correction_fetched_at",)]
 
 
 # --------------------------------------------------------------------------- bad input
@@ -507,7 +484,7 @@ def _subset(path: Path, taxonomy: str) -> Document:
     return _doc(f"{path.name}#{taxonomy}", json.dumps(data).encode())
 
 
-def test_failed_load_leaves_the_warehouse_exactly_as_before(warehouse, raw_dir, monkeypatch, ro):
+def test_failed_load_leaves_the_warehouse_exactly_as_before(warehouse, raw_dir, monkeypatch, loaded_con):
     assert load_batch(warehouse, [parse_document(_subset(APPLE, "dei"))], raw_dir=raw_dir).loaded == 1
     before = snapshot(warehouse)
     assert before["facts"][0] > 0 and before["fiscal_calendar"][0] > 0
@@ -540,7 +517,7 @@ def test_failed_load_leaves_the_warehouse_exactly_as_before(warehouse, raw_dir, 
     again = load_batch(warehouse, items, raw_dir=raw_dir)
     assert again.status == "partial" and again.loaded == 2
     cols = KEY_SQL + ", value, fiscal_year, fiscal_period, fiscal_basis FROM facts WHERE cik IN (1835632, 1046179)"
-    assert set(fetch_all(warehouse, cols)) == set(fetch_all(ro, cols))
+    assert set(fetch_all(warehouse, cols)) == set(fetch_all(loaded_con, cols))
 
 
 def test_sql_error_in_loader_rejects_that_document_with_its_real_cause(warehouse, raw_dir, monkeypatch):
@@ -599,22 +576,22 @@ def test_two_batches_in_one_run_keep_the_run_totals(warehouse, raw_dir):
 
 # --------------------------------------------------------------------------- provenance
 
-def test_every_fact_leads_to_a_loaded_document_and_a_run(ro):
-    orphans = fetch_value(ro, """
+def test_every_fact_leads_to_a_loaded_document_and_a_run(loaded_con):
+    orphans = fetch_value(loaded_con, """
         SELECT count(*) FROM facts f
         WHERE NOT EXISTS (SELECT 1 FROM source_documents d WHERE d.source_document_id = f.source_document_id
                             AND d.status = 'loaded' AND length(d.sha256) = 64 AND d.cik = f.cik)
            OR NOT EXISTS (SELECT 1 FROM load_runs r WHERE r.load_id = f.load_id AND r.status = 'succeeded')""")
     assert orphans == 0
-    (status, loaded, counts) = fetch_all(ro, "SELECT status, documents_loaded, row_counts FROM load_runs")[0]
+    (status, loaded, counts) = fetch_all(loaded_con, "SELECT status, documents_loaded, row_counts FROM load_runs")[0]
     assert (status, loaded) == ("succeeded", 8)
-    assert json.loads(counts)["facts"] == fetch_value(ro, "SELECT count(*) FROM facts")
-    assert fetch_value(ro, "SELECT count(*) FROM companies WHERE name IS NOT NULL") == 8
+    assert json.loads(counts)["facts"] == fetch_value(loaded_con, "SELECT count(*) FROM facts")
+    assert fetch_value(loaded_con, "SELECT count(*) FROM companies WHERE name IS NOT NULL") == 8
 
 
-def test_raw_payloads_kept_byte_exact(ro, loaded_warehouse):
+def test_raw_payloads_kept_byte_exact(loaded_con, loaded_warehouse):
     raw = raw_dir_for(loaded_warehouse)
-    docs = fetch_all(ro, "SELECT uri, sha256, bytes, raw_path, origin, kind FROM source_documents")
+    docs = fetch_all(loaded_con, "SELECT uri, sha256, bytes, raw_path, origin, kind FROM source_documents")
     assert len(docs) == 8
     for uri, sha, size, raw_path, origin, kind in docs:
         body = read_raw(raw, raw_path)
