@@ -17,7 +17,7 @@ from pipelines.companyfacts import parse_companyfacts
 from pipelines.documents import Document, read_local_document
 from pipelines.errors import RejectedDocument
 from warehouse.load.batch import BatchReport, Parsed, Rejected, load_batch
-from warehouse.store.db import connect, raw_dir_for
+from warehouse.store.db import connect, fetch_value, raw_dir_for
 from warehouse.store.integrity import FETCH_CLOCK_COLUMNS, integrity_problems, table_checksums
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -72,6 +72,17 @@ def backend_env(env: dict[str, str]) -> Iterator[None]:
         for k, v in env.items():
             mp.setenv(k, v)
         yield
+
+
+def fresh_warehouse(env: dict[str, str], folder: Path) -> duckdb.DuckDBPyConnection:
+    """A new, empty warehouse ``folder/w.duckdb`` opened on the backend ``env`` selects (``backend_of(name)``)."""
+    with backend_env(env):
+        return connect(folder / "w.duckdb")
+
+
+def on_lake(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``con`` is a DuckLake warehouse (its current database is the lake)."""
+    return fetch_value(con, "SELECT current_database()") == "lake"
 
 
 def sound_state(db: Path) -> dict:

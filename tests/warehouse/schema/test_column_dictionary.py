@@ -4,25 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import BACKENDS, backend_env
+from helpers import BACKENDS, fresh_warehouse, on_lake
 from warehouse.errors import SchemaError
 from warehouse.schema.dictionary import Dictionary, LiveSchema, live_schema
 from warehouse.schema.folder import schema_dir
 from warehouse.schema.vocabulary import vocabulary_lists
-from warehouse.store.db import connect, fetch_all, fetch_value
+from warehouse.store.db import fetch_all, fetch_value
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def con(request, tmp_path_factory, backend_of):
     """The DuckDB file and a DuckLake, each fresh (see test_data_dictionary for what DuckLake lacks)."""
-    with backend_env(backend_of(request.param)):
-        c = connect(tmp_path_factory.mktemp("dictionary") / "w.duckdb")
+    c = fresh_warehouse(backend_of(request.param), tmp_path_factory.mktemp("dictionary"))
     yield c
     c.close()
-
-
-def on_lake(con) -> bool:
-    return fetch_value(con, "SELECT current_database()") == "lake"
 
 
 @pytest.fixture(scope="module")

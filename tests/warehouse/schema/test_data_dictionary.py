@@ -9,21 +9,16 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from helpers import BACKENDS, backend_env
+from helpers import BACKENDS, fresh_warehouse, on_lake
 from scripts.data_dictionary import DEFAULT, generate
-from warehouse.store.db import connect, fetch_all
+from warehouse.store.db import fetch_all
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def con(request, tmp_path_factory, backend_of):
-    with backend_env(backend_of(request.param)):
-        c = connect(tmp_path_factory.mktemp("dd") / "w.duckdb")
+    c = fresh_warehouse(backend_of(request.param), tmp_path_factory.mktemp("dd"))
     yield c
     c.close()
-
-
-def on_lake(con) -> bool:
-    return fetch_all(con, "SELECT current_database()")[0][0] == "lake"
 
 
 MAIN = "database_name = current_database() AND schema_name = 'main' AND NOT internal"
