@@ -117,22 +117,30 @@ BAD_BODIES = {
 }
 
 
+def _rejection(body: bytes, document: str, **kwargs) -> RejectedDocument:
+    """What parse_companyfacts raises for ``body``, checked to name ``document``."""
+    with pytest.raises(RejectedDocument) as exc:
+        parse_companyfacts(body, document=document, **kwargs)
+    assert exc.value.document == document
+    return exc.value
+
+
+# how a rejection names the fact it is about (Apple's first us-gaap:AccountsPayableCurrent in USD)
+PAYABLE_NAMED = "fact us-gaap:AccountsPayableCurrent [USD] (accession "
+
+
 @pytest.mark.parametrize("name", sorted(BAD_BODIES))
 def test_bad_payload_rejected_naming_the_document(name):
     body, words = BAD_BODIES[name]
     uri = f"https://data.sec.gov/api/xbrl/companyfacts/{name}.json"
-    with pytest.raises(RejectedDocument) as exc:
-        parse_companyfacts(body, document=uri)
-    assert exc.value.document == uri
-    assert str(exc.value).startswith(uri)
-    assert words.lower() in exc.value.reason.lower()
+    exc = _rejection(body, uri)
+    assert str(exc).startswith(uri)
+    assert words.lower() in exc.reason.lower()
 
 
 def test_cik_mismatch_rejected():
-    with pytest.raises(RejectedDocument) as exc:
-        parse_companyfacts(read_body(APPLE), document="CIK0001045810.json", expected_cik=1045810)
-    assert exc.value.document == "CIK0001045810.json"
-    assert "320193" in exc.value.reason and "1045810" in exc.value.reason
+    reason = _rejection(read_body(APPLE), "CIK0001045810.json", expected_cik=1045810).reason
+    assert "320193" in reason and "1045810" in reason
     # the right expectation passes
     assert parse_companyfacts(read_body(APPLE), document="x", expected_cik=320193).cik == 320193
 
@@ -198,12 +206,10 @@ OUT_OF_RANGE = {
 @pytest.mark.parametrize("name", sorted(OUT_OF_RANGE))
 def test_values_a_column_cannot_hold_reject_the_document(name):
     change, words = OUT_OF_RANGE[name]
-    with pytest.raises(RejectedDocument) as exc:
-        parse_companyfacts(_mutated(change), document=f"{name}.json")
-    assert exc.value.document == f"{name}.json"
-    assert words in exc.value.reason
+    reason = _rejection(_mutated(change), f"{name}.json").reason
+    assert words in reason
     if not name.startswith("cik") and "Expected" not in words:  # a fact: named with its accession
-        assert "fact us-gaap:AccountsPayableCurrent [USD] (accession " in exc.value.reason
+        assert PAYABLE_NAMED in reason
 
 
 def _with_val_literal(literal: bytes) -> bytes:
@@ -234,11 +240,9 @@ DECIMAL_LITERALS = {
 @pytest.mark.parametrize("name", sorted(DECIMAL_LITERALS))
 def test_decimals_are_checked_as_written(name):
     literal, words = DECIMAL_LITERALS[name]
-    with pytest.raises(RejectedDocument) as exc:
-        parse_companyfacts(_with_val_literal(literal), document=f"{name}.json")
-    assert exc.value.document == f"{name}.json"
-    assert "fact us-gaap:AccountsPayableCurrent [USD] (accession " in exc.value.reason
-    assert words in exc.value.reason
+    reason = _rejection(_with_val_literal(literal), f"{name}.json").reason
+    assert PAYABLE_NAMED in reason
+    assert words in reason
 
 
 @pytest.mark.parametrize(("literal", "value"), [(b"0.50000000000", 0.5), (b"123.4500", 123.45), (b"1E+3", 1000.0),
@@ -252,9 +256,8 @@ def test_decimals_with_trailing_zeros_or_exponents_are_kept(literal, value):
 @pytest.mark.parametrize("literal", [b"1e400", b"-1e400", b"NaN", b"Infinity"])
 def test_non_finite_numbers_rejected(literal):
     body = read_body(APPLE).replace(b'"val":', b'"val":' + literal + b',"x":', 1)
-    with pytest.raises(RejectedDocument) as exc:
-        parse_companyfacts(body, document="nan.json")
-    assert "out of range" in exc.value.reason or "malformed" in exc.value.reason
+    reason = _rejection(body, "nan.json").reason
+    assert "out of range" in reason or "malformed" in reason
 
 
 def test_deep_nesting_rejected_without_crashing():
