@@ -1,7 +1,7 @@
 """Declared SQL steps: each step file says in its header what it reads and creates; the runner
 orders, checks, binds and cleans up from those headers.
 
-A step file's leading comment lines may hold::
+A step file's header (the one grammar: ``warehouse.schema.sql_header``) may hold::
 
     -- reads:   std_cand, standard_concept_chains    (objects it reads)
     -- creates: std_rep                              (session objects it creates: temp tables, temp macros)
@@ -25,11 +25,8 @@ from typing import Any
 import duckdb
 
 from warehouse.schema.sql_files import sql, sql_names
+from warehouse.schema.sql_header import parse_header
 from warehouse.store.db import WarehouseError, fetch_all, fetch_value
-
-_HEADER = re.compile(r"^--\s*(reads|creates|appends):\s*(.*)$")
-_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
-_COMMENT = re.compile(r"--[^\n]*")
 
 
 class StepError(WarehouseError):
@@ -55,24 +52,13 @@ class Step:
         return self.text
 
 
-def _names(value: str) -> tuple[str, ...]:
-    return tuple(n.strip() for n in value.split(",") if n.strip() and n.strip() != "-")
-
-
 def load_step(name: str) -> Step:
-    """Parse the header of ``warehouse/sql/<name>.sql``."""
+    """``warehouse/sql/<name>.sql`` with its header (``warehouse.schema.sql_header``)."""
     text = sql(name)
-    declared: dict[str, tuple[str, ...]] = {"reads": (), "creates": (), "appends": ()}
-    for line in text.splitlines():
-        if not line.startswith("--"):
-            break
-        m = _HEADER.match(line.strip())
-        if m:
-            declared[m.group(1)] = declared[m.group(1)] + _names(m.group(2))
-    if len(declared["appends"]) > 1:
-        raise StepError(f"{name}.sql appends to more than one table: {declared['appends']}")
-    params = tuple(dict.fromkeys(_PARAM.findall(_COMMENT.sub("", text))))
-    return Step(name, text, declared["reads"], declared["creates"], declared["appends"], params)
+    header = parse_header(text)
+    if len(header.appends) > 1:
+        raise StepError(f"{name}.sql appends to more than one table: {header.appends}")
+    return Step(name, text, header.reads, header.creates, header.appends, header.params)
 
 
 def folder_steps(folder: str) -> list[Step]:

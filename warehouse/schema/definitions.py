@@ -21,8 +21,8 @@ from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 from warehouse.errors import SchemaError
+from warehouse.schema.sql_header import parse_header
 
-_READS = re.compile(r"^-- reads:(.*)$", re.MULTILINE)
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _CREATE = re.compile(r"\bCREATE OR REPLACE (VIEW|MACRO) (\w+)\s*(\([^)]*\))?\s*AS\s+(TABLE\b)?", re.IGNORECASE)
 
@@ -64,10 +64,10 @@ def _parse(path: Path) -> Definition:
     if path.suffix == ".csv":
         return _rows(path, name)
     text = path.read_text(encoding="utf-8")
-    header = _READS.search(text)
-    if not header:
+    header = parse_header(text)
+    if "reads" not in header.declared:
         raise SchemaError(f"{path}: no '-- reads: a, b' header naming what the definition reads")
-    reads = tuple(sorted(r.strip() for r in header.group(1).split(",") if r.strip()))
+    reads = tuple(sorted(header.reads))
     created = _CREATE.search(text)
     if created:
         if created.group(2) != name:

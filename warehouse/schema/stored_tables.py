@@ -28,7 +28,6 @@ at 1.84 GB without it (``tests/bench/bench_stored_refill.py``).
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from graphlib import CycleError, TopologicalSorter
@@ -39,8 +38,8 @@ import duckdb
 from warehouse.errors import SchemaError
 from warehouse.schema.definitions import Definition
 from warehouse.schema.folder import schema_dir
+from warehouse.schema.sql_header import parse_header
 
-_READS = re.compile(r"^-- reads:(.*)$", re.MULTILINE)
 KIND = "stored"
 FACTS_PER_FILL = 500_000
 
@@ -63,12 +62,12 @@ def _statements(text: str) -> list[str]:
 
 
 def _direct_reads(path: Path, text: str) -> tuple[str, ...]:
-    header = _READS.search(text)
-    if not header:
+    header = parse_header(text)
+    if "reads" not in header.declared:
         raise SchemaError(f"{path}: no '-- reads: a, b' header naming the definitions it reads")
-    if "$ciks" not in text:
+    if "ciks" not in header.params:
         raise SchemaError(f"{path}: computes no company's rows ($ciks): a load could not keep them")
-    return tuple(r.strip() for r in header.group(1).split(",") if r.strip())
+    return header.reads
 
 
 def discover_stored(folder: Path, defs: list[Definition]) -> list[StoredRows]:

@@ -1,7 +1,7 @@
 """Integrity checks of a warehouse and per-table content checksums (crash harness, order law, status).
 
-* ``integrity_problems(con, raw_dir)``: every table's declared grain (the ``(grain: a, b)`` of its
-  COMMENT, when every name in it is a column) is unique; every row's source document and load run
+* ``integrity_problems(con, raw_dir)``: every table declares its grain (the ``(grain: a, b)`` of its
+  COMMENT, a list of its columns) and it is unique; every row's source document and load run
   exist; every raw payload named by source_documents exists and hashes to its sha256 and its name.
 * ``table_checksums(con)``: per table, the row count and an order-independent hash of the rows'
   content, leaving out what must differ between two loads of the same documents (VOLATILE).
@@ -38,23 +38,31 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
 
 
 def declared_grains(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
-    """table -> grain columns, from each table's COMMENT '(grain: a, b, c)' when all are columns."""
+    """table -> grain columns, from each table's COMMENT '(grain: a, b, c)' (schema/columns.toml);
+    a table whose comment declares none, or names a column it lacks, is left out (``grain_problems``)."""
     grains = {}
     for table, comment in fetch_all(con, f"SELECT table_name, comment FROM duckdb_tables() WHERE {MAIN}"):
         m = _GRAIN.search(comment or "")
         if not m:
             continue
         cols = {c.lower(): c for c in _columns(con, table)}
-        names = [part.strip().split(" ")[0].lower() for part in m.group(1).split(",")]
+        names = [part.strip().lower() for part in m.group(1).split(",")]
         if names and all(n in cols for n in names):
             grains[table] = [cols[n] for n in names]
     return grains
 
 
+def grain_problems(con: duckdb.DuckDBPyConnection, grains: dict[str, list[str]]) -> list[str]:
+    """One sentence per table whose grain is not declared as a list of its columns."""
+    return [f"{t}: no grain declared (its description in schema/columns.toml needs '(grain: a, b)', naming its "
+            "columns)" for t in _tables(con) if t not in grains]
+
+
 def integrity_problems(con: duckdb.DuckDBPyConnection, raw_dir: RawDir | None = None) -> list[str]:
     """Every broken promise found, one sentence each (empty when the warehouse is sound)."""
-    problems = []
-    for table, grain in sorted(declared_grains(con).items()):
+    grains = declared_grains(con)
+    problems = grain_problems(con, grains)
+    for table, grain in sorted(grains.items()):
         cols = ", ".join(map(quote_ident, grain))
         dupes = fetch_value(con, f"SELECT count(*) FROM (SELECT {cols} FROM {quote_ident(table)} GROUP BY ALL"
                                  " HAVING count(*) > 1)")

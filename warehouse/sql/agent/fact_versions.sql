@@ -4,6 +4,8 @@
 -- Reads facts_ranked_as_of, filings, companies.
 -- Params: $cik, $tags (list of 'taxonomy:Concept'), $fy, $fp (NULL = any), $as_of (NULL = now).
 -- Grain: one fact version (key + accession + revision).
+-- reads: companies, facts_ranked_as_of, filings
+-- grain: cik, taxonomy, concept, unit, period_start, period_end, accession, revision
 SELECT v.cik, c.name AS company_name, v.taxonomy, v.concept, v.unit, v.period_start, v.period_end,
        v.duration_class, v.fiscal_year, v.fiscal_period, v.value, v.accession, v.revision, v.form, v.filed,
        f.acceptance_time, v.known_from, v.version_number, v.versions,

@@ -5,6 +5,8 @@
 -- metric_lineage is read by its company (cik: zone maps skip other companies' row groups; the table
 -- has no index on metric_id). Reads metric_lineage, derived_metrics, fact_versions, filings, companies.
 -- Grain: one input edge.
+-- reads: companies, concepts, derived_metrics, fact_versions, filings, metric_lineage
+-- grain: metric_id, role, step
 SELECT l.metric_id, l.role, l.step, l.standard_concept, l.derivation, l.taxonomy, l.concept, l.unit,
        l.period_start, l.period_end, l.accession, l.revision, l.value, l.known_from, l.input_metric_id,
        dm.cik, c.name AS company_name, fv.form, fv.filed, fv.fiscal_year, fv.fiscal_period, fv.duration_class,

@@ -4,6 +4,8 @@
 -- read, but a narrower goods-only/bank/... tag is never read beside a general one). Reads
 -- standard_concepts and facts directly (standard_facts would compute every period).
 -- Params: $cik, $concept, $fy, $fp. Grain: one 'taxonomy:Concept'.
+-- reads: facts, standard_concepts
+-- grain: tag
 SELECT taxonomy || ':' || concept AS tag FROM standard_concepts
 WHERE standard_concept = $concept AND scope = 'general'
 UNION

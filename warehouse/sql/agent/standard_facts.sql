@@ -10,6 +10,7 @@
 -- concepts of $concept's chain, agent/chain_concepts.sql: with $cik a filter on the current rows'
 -- sort key, so only those rows are read).
 -- Grain: one (standard concept, unit, period) value.
+-- reads: companies, facts_current, filings, standard_facts
 WITH s AS (
     SELECT * FROM standard_facts
     WHERE cik = $cik AND standard_concept = $concept

@@ -7,6 +7,7 @@
 -- the partition key of facts_ranked_as_of's windows, so only those versions are read and ranked, in
 -- both the standard values and their receipts).
 -- Grain: one (standard concept, unit, period) value.
+-- reads: companies, company_standard_facts_as_of_only, facts_ranked_as_of, filings, standard_concepts
 WITH s AS (
     SELECT * FROM company_standard_facts_as_of_only([$cik], coalesce(CAST($as_of AS TIMESTAMP), TIMESTAMP '9999-12-31'),
                                                     [$concept], $chain_concepts)

@@ -1,7 +1,7 @@
 -- metric:   debt_to_equity  (a RATIO)
 -- formula:  total_debt / stockholders_equity (balance-sheet date)
 -- inputs:   total_debt and stockholders_equity at the same balance-sheet date; equity must be positive; same cik and unit (currency), one taxonomy family, else value NULL with null_reason
--- grain:    (cik, period_start, period_end, input unit, input versions)
+-- rows:     one per (cik, period_start, period_end, input unit, input versions)
 -- rule_version: debt_to_equity.v1
 -- reads: quotient_at
 -- appends: metric_candidates

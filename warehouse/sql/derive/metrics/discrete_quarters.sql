@@ -3,7 +3,7 @@
 -- inputs:   role ytd = the longer year-to-date fact version, role less_ytd = the shorter one; same
 --           tag, cik, unit, fiscal year and period_start; additive currency flows only (never
 --           per-share values, ratios or instants); only when no tagged discrete quarter ends that day
--- grain:    (standard concept, cik, period_start, period_end, unit, input versions)
+-- rows:     one per (standard concept, cik, period_start, period_end, unit, input versions)
 -- flags:    tag_differs_from_ytd_pick when the quarter comes from another tag than the one the longer
 --           period's standard value matched (that tag does not report the shorter period)
 --           and a part whose value a later filing recast (it differs from the figure the first filing

@@ -1,7 +1,7 @@
 -- metric:   fcf_margin  (a FRACTION)
 -- formula:  (operating_cash_flow - capital_expenditure) / revenue
 -- inputs:   revenue, operating_cash_flow, capital_expenditure of the same exact period; revenue must be positive; same cik and unit (currency), one taxonomy family, else value NULL with null_reason
--- grain:    (cik, period_start, period_end, input unit, input versions)
+-- rows:     one per (cik, period_start, period_end, input unit, input versions)
 -- rule_version: fcf_margin.v1
 -- reads: inputs_at, edge
 -- appends: metric_candidates

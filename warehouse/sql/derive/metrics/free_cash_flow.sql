@@ -2,7 +2,7 @@
 -- formula:  operating_cash_flow - capital_expenditure  (capex is reported as a positive payment)
 -- inputs:   operating_cash_flow, capital_expenditure: same cik, exact period (discrete quarter or
 --           fiscal year), unit and taxonomy family; else value NULL with null_reason
--- grain:    (cik, period_start, period_end, input unit, input versions); unit = the input currency
+-- rows:     one per (cik, period_start, period_end, input unit, input versions); unit = the input currency
 -- rule_version: free_cash_flow.v1
 -- reads: sfv, edge, same_period_pair
 -- appends: metric_candidates

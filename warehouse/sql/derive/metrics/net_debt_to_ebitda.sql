@@ -1,7 +1,7 @@
 -- metric:   net_debt_to_ebitda  (a RATIO)
 -- formula:  (total_debt - cash) / (operating_income + depreciation_amortization)
 -- inputs:   operating_income and depreciation_amortization of a fiscal year, total_debt and cash at its end; EBITDA must be positive; same cik and unit (currency), one taxonomy family, else value NULL with null_reason
--- grain:    (cik, period_start, period_end, input unit, input versions)
+-- rows:     one per (cik, period_start, period_end, input unit, input versions)
 -- rule_version: net_debt_to_ebitda.v1
 -- reads: inputs_at, edge
 -- appends: metric_candidates

@@ -3,7 +3,7 @@
 -- inputs:   role numerator = operating_income, role denominator = revenue: same cik, exact period (discrete
 --           quarter or fiscal year), unit (currency) and taxonomy family; revenue must be positive;
 --           else value NULL with null_reason
--- grain:    (cik, period_start, period_end, input unit, input versions); unit = pure
+-- rows:     one per (cik, period_start, period_end, input unit, input versions); unit = pure
 -- rule_version: operating_margin.v1
 -- reads: sfv, edge, ratio_of
 -- appends: metric_candidates

@@ -10,7 +10,7 @@
 --           years_from_different_filings
 -- flags:    53_week_year when either fiscal year has 53 weeks (annual periods), duration_days_differ
 --           when the two periods' lengths differ by more than 3 days; the basis flags above
--- grain:    (cik, current period_start, period_end, input unit, input versions); unit = pure
+-- rows:     one per (cik, current period_start, period_end, input unit, input versions); unit = pure
 -- rule_version: revenue_growth_yoy.v1
 -- reads: sfv, std_obs, edge, fiscal_calendar, recast_note
 -- appends: metric_candidates

@@ -1,7 +1,7 @@
 -- metric:   roa  (a FRACTION)
 -- formula:  net_income(fiscal year) / total_assets(at the year end)
 -- inputs:   net_income of a fiscal year and total_assets at its end; assets must be positive; same cik and unit (currency), one taxonomy family, else value NULL with null_reason
--- grain:    (cik, period_start, period_end, input unit, input versions)
+-- rows:     one per (cik, period_start, period_end, input unit, input versions)
 -- rule_version: roa.v1
 -- reads: quotient_at
 -- appends: metric_candidates

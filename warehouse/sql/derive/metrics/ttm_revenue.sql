@@ -7,7 +7,7 @@
 --           (the sum combines filings by its formula: the flag says which part is on another basis)
 -- inputs:   roles q1..q4 (oldest to latest quarter) or fiscal_year; same cik, unit and taxonomy
 --           family, else value NULL with null_reason
--- grain:    (cik, period_start, period_end, input unit, input versions); period = the twelve months
+-- rows:     one per (cik, period_start, period_end, input unit, input versions); period = the twelve months
 -- rule_version: ttm_revenue.v1
 -- reads: sfv, edge, recast_note
 -- appends: metric_candidates

@@ -10,7 +10,7 @@
 -- below fact_versions' windows (a join alone would filter after them); the range of $ciks is
 -- tested first so the scan skips the row groups of other companies (list_contains alone is
 -- evaluated on every row of the warehouse).
--- grain: one fact version x one standard concept whose chain lists its tag.
+-- rows: one fact version x one standard concept whose chain lists its tag.
 -- reads: fact_versions, standard_concepts
 -- creates: std_cand
 CREATE OR REPLACE TEMP TABLE std_cand AS

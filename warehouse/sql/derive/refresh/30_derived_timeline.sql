@@ -6,7 +6,7 @@
 -- and its parts line up), else chain order; the flag tag_differs_from_ytd_pick records the other
 -- case. Additive currency/share-count flows only: never per-share values, ratios or instants. An
 -- interval ends when a tagged discrete quarter ending on the same day becomes public.
--- grain: (derived slot, valid_from).
+-- rows: one per (derived slot, valid_from).
 -- reads: std_cand, std_rep, ytd_steps_one_quarter, subtractable_unit, lineage_edge
 -- creates: std_der
 CREATE OR REPLACE TEMP TABLE std_der AS

@@ -9,7 +9,7 @@
 -- keeps the consistent pair), basis_null_reason when no filing so far reported both (the pair is
 -- then the current versions, which the metric does not divide). One row per a-unit: the b with the
 -- same unit when there is one (else another unit, which the metric turns into a NULL with a reason).
--- grain: (pair_a, pair_b, cik, period_start, period_end, a unit, known_from).
+-- rows: one per (pair_a, pair_b, cik, period_start, period_end, a unit, known_from).
 -- reads: sfv, std_obs
 -- creates: period_pairs
 CREATE OR REPLACE TEMP TABLE period_pairs AS

@@ -2,7 +2,7 @@
 -- payloads of DIFFERENT companies, each row carrying its payload's cik, payload_vintage and
 -- source_document_id, warehouse/load/companyfacts.py) with typed columns: a view, so the Arrow data
 -- is read straight into facts without an intermediate copy.
--- grain: one row per reported (cik, taxonomy, concept, unit, period_start, period_end, accession).
+-- rows: one per reported (cik, taxonomy, concept, unit, period_start, period_end, accession).
 CREATE OR REPLACE TEMP VIEW cf_stage AS
 SELECT CAST(cik AS INTEGER)                                    AS cik,
        taxonomy, concept, unit,

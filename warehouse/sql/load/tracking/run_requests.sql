@@ -1,5 +1,5 @@
 -- What each recent run cost in requests to SEC and what it brought (reads run_requests, load_runs;
--- grain: load run).
+-- one row per load run).
 SELECT r.load_id[:8] AS load_id, l.command, strftime(l.started_at, '%Y-%m-%d %H:%M:%S') AS started_utc,
        round(epoch(l.finished_at - l.started_at), 1) AS seconds, l.status, count(*) AS requests,
        count(*) FILTER (WHERE r.kind = 'daily_index') AS indexes,

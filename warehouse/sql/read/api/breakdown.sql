@@ -3,6 +3,7 @@
 -- OperatingSegmentsMember, as segment notes tag them) beside the consolidated total of the same period
 -- (the fact without dimensions), each with its receipt (element id).
 -- reads: filing_facts
+-- grain: period_start, period_end, unit, member
 WITH members AS (
     SELECT period_start, period_end, unit, dimensions[$axis] AS member, value, element_id, decimals
     FROM filing_facts

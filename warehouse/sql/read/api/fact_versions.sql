@@ -2,6 +2,8 @@
 -- within each fact key: version_number, how many versions, the prior (last different) value, whether
 -- this version changed the value of the version just before it (a version that starts a run of equal
 -- values, confirmations = 0, other than the first). Optionally one concept (and taxonomy), fiscal year and period.
+-- reads: facts_ranked
+-- grain: cik, taxonomy, concept, unit, period_start, period_end, accession, revision
 SELECT r.cik, r.taxonomy, r.concept, r.unit, r.period_start, r.period_end, r.value,
        r.fiscal_year, r.fiscal_period, r.duration_class, r.accession, r.form, r.filed, r.known_from,
        r.known_from_basis, r.revision, r.version_number, r.versions, r.prior_value, r.prior_accession,

@@ -1,6 +1,8 @@
 -- Facts of one company (grain: one fact version), latest versions (facts_current) or what was
 -- public at $as_of (facts_as_of), optionally one concept (and taxonomy), fiscal year and period.
 -- Every row carries its receipt.
+-- reads: facts_as_of, facts_current
+-- grain: cik, taxonomy, concept, unit, period_start, period_end
 SELECT f.cik, f.taxonomy, f.concept, f.unit, f.period_start, f.period_end, f.value,
        f.fiscal_year, f.fiscal_period, f.duration_class, f.accession, f.form, f.filed, f.known_from
 FROM (SELECT * FROM facts_current WHERE $as_of IS NULL

@@ -3,6 +3,7 @@
 -- the form or its base form ('10-K' includes 10-K/A), matched case-insensitively ('10-k' is 10-K);
 -- optionally a first filing date, and at most $limit rows (NULL: all).
 -- reads: filings
+-- grain: cik, accession
 SELECT cik, accession, form, base_form, is_amendment, filing_date, acceptance_time, report_date,
        primary_document, primary_doc_description, items, is_xbrl, is_inline_xbrl, size, index_url,
        document_url, amends_accession, superseded_by

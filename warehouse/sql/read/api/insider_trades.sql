@@ -3,6 +3,7 @@
 -- insider_open_market joins them with '; ');
 -- optionally from a first transaction date.
 -- reads: insider_open_market, insider_filings, insider_owners
+-- grain: accession, table_kind, line_number
 SELECT t.* REPLACE (coalesce(o.names, []) AS owner_names)
 FROM insider_open_market t
 LEFT JOIN (SELECT accession, list(owner_name ORDER BY owner_number) AS names

@@ -4,6 +4,7 @@
 -- at most $limit rows (NULL: all). The notebook's insider_transactions() and the MCP tool
 -- get_insider_transactions read this file.
 -- reads: insider_transactions_effective, insider_filings, insider_owners
+-- grain: accession, table_kind, line_number
 SELECT f.issuer_cik, f.issuer_name, t.accession, f.document_type, f.filed, f.acceptance_time,
        t.table_kind, t.line_number, t.transaction_date, t.transaction_code, t.security_title, t.shares,
        t.price_per_share, t.acquired_disposed, t.shares_owned_following, t.direct_indirect,

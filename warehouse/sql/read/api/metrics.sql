@@ -3,6 +3,7 @@
 -- metric, fiscal year and period; in period order, the USD-input version of a period first. Margins
 -- and growth are fractions. The notebook's metrics() and the MCP tool get_derived_metric read this file.
 -- reads: derived_metrics_as_of
+-- grain: metric_id
 SELECT m.metric_id, m.metric, m.cik, m.fiscal_year, m.fiscal_period, m.duration_class, m.period_start,
        m.period_end, m.value, m.unit, m.input_unit, m.formula, m.rule_version, m.version, m.known_from,
        m.null_reason, m.flags

@@ -6,6 +6,8 @@
 -- stored ones, tests/warehouse/derive/test_standard_facts_paths.py); warehouse/read/api.py reads those instead,
 -- by company (api/standard_facts_now.sql, the same columns in the same order).
 -- Reads company_standard_facts_as_of_only.
+-- reads: company_standard_facts_as_of_only
+-- grain: cik, standard_concept, unit, period_start, period_end
 SELECT s.cik, s.standard_concept, s.fiscal_year, s.fiscal_period, s.duration_class, s.period_start,
        s.period_end, s.value, s.unit, s.taxonomy, s.matched_tag, s.tags_tried, s.accession, s.form, s.filed,
        s.known_from, s.derivation

@@ -4,6 +4,8 @@
 -- (computed over the versions public then) when one is: one file per path, so the now path never
 -- plans the as-of computation (DuckDB plans both branches of a UNION whose condition is a parameter).
 -- The columns and their order are api/standard_facts.sql's. Reads standard_facts.
+-- reads: standard_facts
+-- grain: cik, standard_concept, unit, period_start, period_end
 SELECT s.cik, s.standard_concept, s.fiscal_year, s.fiscal_period, s.duration_class, s.period_start,
        s.period_end, s.value, s.unit, s.taxonomy, s.matched_tag, s.tags_tried, s.accession, s.form, s.filed,
        s.known_from, s.derivation

@@ -3,6 +3,8 @@
 -- (pipelines.filing_search.query_terms); an item with any of them is a hit. Filters as in
 -- search_phrase.sql; document frequencies and lengths are those of the whole index. Best first,
 -- at most $limit rows, without the items' text (read after, for those rows only: item_texts.sql).
+-- reads: filing_documents, filing_sections, filing_terms, filings
+-- grain: accession, item
 WITH q AS (
     SELECT term, accession, item, tf FROM filing_terms WHERE list_contains($terms, term)
 ), df AS (

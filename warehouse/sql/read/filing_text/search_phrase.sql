@@ -3,6 +3,8 @@
 -- candidate); $pattern: its normalised regular expression (filing_search.phrase_pattern); filters
 -- $cik, $form (a form or a family: 10-K matches 10-K405, 10-K/A), $item, $filed_from, $filed_to
 -- (NULL: any); newest filings first, at most $limit rows.
+-- reads: filing_documents, filing_sections, filing_terms, filings
+-- grain: accession, item
 WITH cand AS (
     SELECT accession, item FROM filing_terms WHERE list_contains($terms, term)
     GROUP BY accession, item HAVING count(*) = len($terms)

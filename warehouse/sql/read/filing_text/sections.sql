@@ -1,5 +1,7 @@
 -- Every item of one filing document, in document order (reads filing_sections, filing_documents).
 -- $accession: the filing. One row per item; none when the document is not held.
+-- reads: filing_documents, filing_sections, filings
+-- grain: item
 SELECT s.item, s.part, s.heading, s.text, s.flags, s.covers, s.confidence, s.confidence_reason, s.ordinal,
        s.text_start, s.text_end, s.body_start, s.byte_start, s.byte_end,
        d.accession, d.cik, d.form, coalesce(d.filed, f.filing_date) AS filed, d.company_name, d.document_url,

@@ -4,6 +4,7 @@
 -- instant at the fiscal year end; Qn = the discrete quarter (tagged or derived) or the instant.
 -- Reads standard_facts (the current standard facts loads keep, sorted by company: the range of
 -- $ciks is tested first so the scan skips other companies' row groups).
+-- reads: standard_facts
 WITH sf AS (SELECT * FROM standard_facts
             WHERE cik BETWEEN list_min($ciks) AND list_max($ciks) AND list_contains($ciks, cik)
               AND standard_concept = $name),

@@ -3,6 +3,7 @@
 -- currency), with unit_rows = how many of the company's current values of the metric use it.
 -- matched_tag lists the tags its inputs matched; accession the filings of its input fact
 -- versions. ttm_revenue for FY = its Q4 value.
+-- reads: derived_metrics_current, metric_lineage
 WITH m AS (SELECT * FROM derived_metrics_current WHERE metric = $name AND list_contains($ciks, cik)),
 usage AS (SELECT cik, input_unit, count(*) AS unit_rows FROM m GROUP BY cik, input_unit),
 inputs AS (  -- metric_lineage read by company (its cik: zone maps skip other companies' row groups)

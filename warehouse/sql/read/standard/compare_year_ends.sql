@@ -1,6 +1,8 @@
 -- compare(): each company's fiscal year end for fiscal year $fy, known even where the value is
 -- missing: from its fiscal calendar (observed/extrapolated), else from companies.fiscal_year_end
 -- (MMDD, SEC's submissions) placed in calendar year $fy.
+-- reads: companies, fiscal_calendar
+-- grain: cik
 SELECT k.cik, c.name,
        coalesce(fc.fy_end,
                 try_strptime(CAST($fy AS VARCHAR) || c.fiscal_year_end, '%Y%m%d')::DATE) AS fy_end,

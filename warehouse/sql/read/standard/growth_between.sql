@@ -1,6 +1,8 @@
 -- growth(): a standard concept's growth between two fiscal years of one company, as a fraction:
 -- to / from - 1 over company_standard_facts_as_of($cik, $as_of) (the caller passes 9999-12-31 for current). Same unit and duration
 -- class on both sides (USD preferred); from must be positive and taxonomies equal, else NULL.
+-- reads: company_standard_facts_as_of_only
+-- grain: cik
 WITH v AS (
     SELECT * FROM company_standard_facts_as_of_only([$cik], CAST($as_of AS TIMESTAMP), [$concept], NULL::VARCHAR[])
     WHERE cik = $cik AND standard_concept = $concept AND fiscal_period = $fp

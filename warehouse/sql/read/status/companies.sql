@@ -1,4 +1,6 @@
 -- What the warehouse holds per company (grain: cik): facts, versions, restatements, fiscal years.
+-- reads: companies, fact_versions, facts
+-- grain: cik
 SELECT c.cik,
        c.name,
        count(f.cik)                                   AS fact_versions,
