@@ -205,3 +205,60 @@ def test_the_notebook_imports_the_public_facade():
     assert public.UnknownNameError is code.UnknownNameError
     assert set(public.__all__) <= set(dir(public))
     assert "from warehouse.api import open_warehouse" in (ROOT / "README.md").read_text()
+
+
+# ------------------------------------------------------------------ inline SQL in warehouse/
+# SQL lives in .sql files under warehouse/sql/<wing>/, each with the one header
+# (warehouse/schema/sql_header.py). Inline SQL is allowed where it fits in two source lines (a
+# lookup, a bookkeeping statement, a template of identifiers); longer SQL goes into a file. The
+# exceptions, each with its reason (a count per module, kept exact so the list stays true):
+LONG_INLINE_SQL = {
+    "warehouse/read/export.py": (1, "README_TEXT: the export's README for its readers, quoting queries it never runs"),
+    "warehouse/store/raw_documents.py": (1, "loaded_documents: one query assembled for warehouses before and after "
+                                            "migration 0007 (its columns differ)"),
+}
+MAX_INLINE_LINES = 2
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+
+
+def long_inline_sql(path: Path) -> list[str]:
+    """SQL strings of a module (docstrings left out) spanning more than MAX_INLINE_LINES source lines."""
+    tree = ast.parse(path.read_text(), str(path))
+    parts = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
+    skip = parts | _docstrings(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
+            text = node.value
+        else:
+            continue
+        lines = (node.end_lineno or node.lineno) - node.lineno + 1
+        if lines > MAX_INLINE_LINES and SQL.search(text):
+            found.append(f"{path.name}:{node.lineno} ({lines} lines): {' '.join(text.split())[:80]}")
+    return found
+
+
+def test_inline_sql_in_warehouse_fits_in_two_lines():
+    found = {p.relative_to(ROOT).as_posix(): long_inline_sql(p) for p in sorted((ROOT / "warehouse").rglob("*.py"))}
+    over = [f"{m}: {hit}" for m, hits in found.items() for hit in hits if len(hits) > LONG_INLINE_SQL.get(m, (0,))[0]]
+    assert not over, ("SQL longer than two lines belongs in a .sql file with its header (warehouse/sql/<wing>/; "
+                      "read it with warehouse.schema.sql_files.sql):\n" + "\n".join(over))
+    stale = {m: (n, len(found.get(m, []))) for m, (n, _) in LONG_INLINE_SQL.items() if len(found.get(m, [])) != n}
+    assert not stale, f"LONG_INLINE_SQL overstates (module: allowed, found): {stale}"
+
+
+def test_the_inline_sql_rule_finds_three_lines_not_two_nor_a_docstring(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text('"""SELECT a docstring\nFROM prose\nINTO lines."""\n'
+                     'A = ("SELECT cik "\n     "FROM facts")\n'
+                     'B = ("SELECT cik "\n     "FROM facts "\n     "WHERE cik = 1")\n'
+                     'C = f"""\nUPDATE facts\n   SET value = {1}\n"""\n')
+    assert long_inline_sql(probe) == ["probe.py:6 (3 lines): SELECT cik FROM facts WHERE cik = 1",
+                                      "probe.py:9 (4 lines): UPDATE facts SET value = {}"]

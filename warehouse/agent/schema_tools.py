@@ -8,6 +8,7 @@ import duckdb
 from warehouse.agent.models import ColumnInfo, QueryResult, SchemaResult, TableInfo, ToolError
 from warehouse.agent.receipts import closest, rows
 from warehouse.read.queries import QueryError, QueryRefused, QueryTimeout, run_query
+from warehouse.schema.sql_files import sql
 
 #: Rows and bytes of JSON ``query`` returns at most (a page; ``next_offset`` fetches the next), and
 #: seconds a statement may run before it is interrupted.
@@ -15,21 +16,10 @@ QUERY_MAX_ROWS = 1000
 QUERY_MAX_BYTES = 64_000
 QUERY_SECONDS = 10.0
 
-_OBJECTS = """
-SELECT table_name AS name, 'table' AS kind, comment FROM duckdb_tables() WHERE NOT internal AND schema_name = 'main'
-UNION ALL
-SELECT view_name, 'view', comment FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'
-UNION ALL
-SELECT DISTINCT function_name, 'table_macro', comment FROM duckdb_functions()
-WHERE function_type = 'table_macro' AND NOT internal AND schema_name = 'main'
-ORDER BY name
-"""
-
-
 def describe_schema(con: duckdb.DuckDBPyConnection, table: str | None = None) -> SchemaResult:
     """Every public table, view and table macro with its comment; with ``table``, its columns too."""
     try:
-        objects = rows(con, _OBJECTS)
+        objects = rows(con, sql("agent/schema_objects"))
         if table is None:
             return SchemaResult(tables=[TableInfo(**o) for o in objects])
         match = [o for o in objects if o["name"] == table] or [o for o in objects if o["name"].lower() == table.lower()]

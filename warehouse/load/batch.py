@@ -28,6 +28,7 @@ from pipelines.errors import RejectedDocument
 from warehouse.derive.batch import derive_batch
 from warehouse.load.context import LoadContext
 from warehouse.memory import MEMORY_LIMIT_ENV, writer_memory_limit
+from warehouse.schema.sql_files import sql
 from warehouse.schema.stored_tables import keep
 from warehouse.store.db import fetch_all, fetch_value, out_of_memory, transaction, unregister
 from warehouse.store.killpoints import kill_point
@@ -229,11 +230,8 @@ def reconcile_interrupted(con: duckdb.DuckDBPyConnection) -> list[str]:
     def close_them() -> None:
         with transaction(con):
             for lid, pid in gone:
-                con.execute(
-                    "UPDATE load_runs SET status = CASE WHEN documents_loaded + documents_unchanged"
-                    " + documents_rejected > 0 THEN 'partial' ELSE 'failed' END,"
-                    " error = coalesce(error || '; ', '') || ? WHERE load_id = ?",
-                    [f"interrupted: process {pid} on {host} ended before finishing the run", lid])
+                con.execute(sql("load/runs/close_interrupted"),
+                            [f"interrupted: process {pid} on {host} ended before finishing the run", lid])
     retry_on_conflict(close_them)
     return [lid for lid, _ in gone]
 
@@ -294,17 +292,13 @@ def _write_run(con, report: BatchReport, *, command: str, flow_run_id: str | Non
         totals.update(report.row_counts)
         status = old_status if old_status == RUNNING else max(old_status, report.status, key=STATUS_RANK.index)
         con.execute(
-            "UPDATE load_runs SET finished_at = ?, status = ?, documents_loaded = documents_loaded + ?,"
-            " documents_unchanged = documents_unchanged + ?, documents_rejected = documents_rejected + ?,"
-            " row_counts = ?, error = ? WHERE load_id = ?",
+            sql("load/runs/add_batch"),
             [None if status == RUNNING else utcnow(), status, report.loaded, report.unchanged,
              len(report.rejected), json.dumps(dict(sorted(totals.items()))), error or old_error, report.load_id])
     else:
         counts = json.dumps(dict(sorted(report.row_counts.items())))
         con.execute(
-            "INSERT INTO load_runs (load_id, flow_run_id, command, started_at, finished_at, status,"
-            " documents_loaded, documents_unchanged, documents_rejected, row_counts, error, pid, host)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            sql("load/runs/insert_finished"),
             [report.load_id, flow_run_id, command, started_at, utcnow(), report.status, report.loaded,
              report.unchanged, len(report.rejected), counts, error, os.getpid(), platform.node()])
 
@@ -388,10 +382,7 @@ def current_facts_scope(con: duckdb.DuckDBPyConnection, report: BatchReport) -> 
     ciks = set(report.ciks)
     if report.row_counts.get("filings") and report.document_ids:
         ciks |= {c for (c,) in fetch_all(
-            con, "SELECT DISTINCT x.cik FROM facts x SEMI JOIN (SELECT DISTINCT accession FROM filings"
-                 " WHERE source_document_id BETWEEN list_min($docs) AND list_max($docs)"
-                 " AND list_contains($docs, source_document_id) AND acceptance_time IS NOT NULL) b"
-                 " ON b.accession = x.accession WHERE NOT list_contains($ciks, x.cik)",
+            con, sql("load/batch/co_registrant_companies"),
             {"docs": sorted(report.document_ids), "ciks": sorted(ciks)})}
     return sorted(ciks)
 

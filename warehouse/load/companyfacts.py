@@ -159,9 +159,7 @@ def _load_staged(con: duckdb.DuckDBPyConnection, load_id: str,
     inserted = {ctx.source_document_id: record.facts.num_rows for ctx, record, _ in staged if record.cik not in had_rows}
     if had_rows:
         inserted.update(fetch_all(
-            con, "SELECT source_document_id, count(*) FROM facts WHERE cik BETWEEN list_min($ciks)"
-                 " AND list_max($ciks) AND list_contains($ciks, cik) AND list_contains($docs, source_document_id)"
-                 " GROUP BY ALL", {"ciks": sorted(had_rows),
+            con, sql("load/companyfacts/rows_per_document"), {"ciks": sorted(had_rows),
                                    "docs": [ctx.source_document_id for ctx, r, _ in staged if r.cik in had_rows]}))
     counts = []
     for ctx, record, _ in staged:
@@ -186,9 +184,7 @@ def _load_staged(con: duckdb.DuckDBPyConnection, load_id: str,
                           "source_document_id": pa.array([c.source_document_id for c, _, _ in staged], pa.int64())})
     con.register("companies_arrow", companies)
     try:
-        con.execute("INSERT INTO companies (cik, name, source_document_id, load_id)"
-                    " SELECT cik, name, source_document_id, $load FROM companies_arrow c"
-                    " WHERE NOT EXISTS (SELECT 1 FROM companies k WHERE k.cik = c.cik)", {"load": load_id})
+        con.execute(sql("load/companyfacts/insert_companies"), {"load": load_id})
     finally:
         unregister(con, "companies_arrow")
     return counts
@@ -202,10 +198,7 @@ def _new_concepts(con: duckdb.DuckDBPyConnection,
               for i, (_, record, _) in enumerate(staged)]
     con.register("concepts_arrow", pa.concat_tables(tables))
     try:
-        con.execute("CREATE OR REPLACE TEMP TABLE concepts_new AS"
-                    " SELECT DISTINCT ON (taxonomy, concept) * FROM concepts_arrow c"
-                    " WHERE NOT EXISTS (SELECT 1 FROM concepts k WHERE k.taxonomy = c.taxonomy"
-                    " AND k.concept = c.concept) ORDER BY taxonomy, concept, pos")
+        con.execute(sql("load/companyfacts/new_concepts"))
         con.execute("INSERT INTO concepts SELECT * EXCLUDE (pos) FROM concepts_new")
         added = fetch_all(con, "SELECT pos, count(*) FROM concepts_new GROUP BY pos")
         con.execute("DROP TABLE concepts_new")

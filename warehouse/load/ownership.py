@@ -232,17 +232,6 @@ def pending_ownership_filings(con: duckdb.DuckDBPyConnection, ciks: Sequence[int
 
     if not _has_table(con, "filings"):
         return []
-    sql = """
-        SELECT f.accession, any_value(f.cik) AS cik, any_value(f.form) AS form
-        FROM filings f
-        WHERE list_contains(?, f.form)
-          AND f.accession NOT IN (SELECT accession FROM insider_filings WHERE container <> ?)
-          AND f.accession NOT IN (SELECT accession FROM source_documents
-                                  WHERE kind = 'ownership' AND status = 'rejected' AND accession IS NOT NULL)
-    """
-    params: list = [sorted(OWNERSHIP_FORMS), HEADERLESS]
-    if ciks is not None:
-        sql += " AND list_contains(?, f.cik)"
-        params.append([int(c) for c in ciks])
-    sql += " GROUP BY f.accession ORDER BY f.accession"
-    return [(a, int(c), f) for a, c, f in fetch_all(con, sql, params)]
+    params = {"forms": sorted(OWNERSHIP_FORMS), "headerless": HEADERLESS,
+              "ciks": None if ciks is None else [int(c) for c in ciks]}
+    return [(a, int(c), f) for a, c, f in fetch_all(con, sql("load/ownership/unloaded_accessions"), params)]

@@ -145,9 +145,8 @@ def load_company_tickers(con: duckdb.DuckDBPyConnection, ctx: LoadContext, recor
     """Append one ticker-file snapshot to company_tickers (tickers_current shows the newest)."""
     con.register("tick_arrow", record.tickers)
     try:
-        n = fetch_value(con, "INSERT INTO company_tickers (cik, ticker, title, exchange, source_kind,"
-                             " source_document_id, load_id) SELECT cik, ticker, title, exchange, ?, ?, ?"
-                             " FROM tick_arrow", [record.source_kind, ctx.source_document_id, ctx.load_id])
+        n = fetch_value(con, sql("load/submissions/insert_tickers"),
+                        [record.source_kind, ctx.source_document_id, ctx.load_id])
     finally:
         unregister(con, "tick_arrow")
     return {"company_tickers": int(n or 0)}

@@ -25,6 +25,7 @@ from warehouse.read.report_svg import (
     trades_chart,
     versions_chart,
 )
+from warehouse.schema.sql_files import sql
 
 # No network, ever: the browser may load nothing but this file's inline styles and data: images.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -189,12 +190,7 @@ def _filings_section(wh: Warehouse, cik: int) -> str:
 
 def _text_section(wh: Warehouse, cik: int) -> str:
     """The latest 10-K held: its items folded, each opening on its first paragraphs ("" when none is held)."""
-    latest = wh.sql("""
-        SELECT d.accession, d.form, d.document_url, coalesce(d.filed, f.filed) AS filed
-        FROM filing_documents d
-        LEFT JOIN (SELECT accession, min(filing_date) AS filed FROM filings GROUP BY accession) f USING (accession)
-        WHERE d.cik = ? AND d.form_family = '10-K'
-        ORDER BY coalesce(d.filed, f.filed) DESC NULLS LAST, d.accession DESC LIMIT 1""", [cik])
+    latest = wh.sql(sql("read/report/latest_10k"), [cik])
     if not latest.height:
         return ""
     doc = latest.row(0, named=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 import duckdb
 
 from warehouse.errors import SchemaError
+from warehouse.schema.sql_files import sql
 from warehouse.schema.vocabulary import NameList, vocabulary_lists
 
 _MAIN = "database_name = current_database() AND schema_name = 'main' AND NOT internal"
@@ -196,9 +197,7 @@ def _quote(text: str) -> str:
 
 def live_schema(con: duckdb.DuckDBPyConnection) -> LiveSchema:
     """Tables, views (with their columns) and macros of the open warehouse's main schema."""
-    kinds = dict(con.execute(f"SELECT table_name, 'table' FROM duckdb_tables() WHERE {_MAIN} AND NOT temporary"
-                             f" UNION ALL SELECT view_name, 'view' FROM duckdb_views()"
-                             f" WHERE {_MAIN} AND NOT temporary").fetchall())
+    kinds = dict(con.execute(sql("schema/dictionary/relation_kinds")).fetchall())
     columns: dict[str, list[str]] = {}
     for table, column in con.execute(f"SELECT table_name, column_name FROM duckdb_columns() WHERE {_MAIN}"
                                      " ORDER BY table_name, column_index").fetchall():
@@ -215,19 +214,13 @@ def markdown(con: duckdb.DuckDBPyConnection, lists: dict[str, NameList]) -> str:
     def cell(text: object) -> str:
         return " ".join(str(text or "").split()).replace("|", "\\|")
 
-    rels = con.execute(f"SELECT table_name, 'table', comment FROM duckdb_tables() WHERE {_MAIN} AND NOT temporary"
-                       f" UNION ALL SELECT view_name, 'view', comment FROM duckdb_views()"
-                       f" WHERE {_MAIN} AND NOT temporary ORDER BY 1").fetchall()
+    rels = con.execute(sql("schema/dictionary/relations")).fetchall()
     cols: dict[str, list[tuple[str, str, str]]] = {}
     for table, column, dtype, comment in con.execute(
             f"SELECT table_name, column_name, data_type, comment FROM duckdb_columns() WHERE {_MAIN}"
             " ORDER BY table_name, column_index").fetchall():
         cols.setdefault(table, []).append((column, dtype, comment))
-    macros = con.execute(f"SELECT function_name, any_value(function_type), any_value(comment),"
-                         f" string_agg(DISTINCT array_to_string(parameters, ', '), ' | '"
-                         f" ORDER BY array_to_string(parameters, ', '))"
-                         f" FROM duckdb_functions() WHERE {_MAIN} AND function_type IN ('macro', 'table_macro')"
-                         " GROUP BY 1 ORDER BY 1").fetchall()
+    macros = con.execute(sql("schema/dictionary/macros")).fetchall()
     out = ["# Data dictionary", "",
            "Generated from `schema/columns.toml` (and the lists below from their one source) by",
            "`make docs` (`python scripts/data_dictionary.py`); do not edit by hand:",

@@ -28,12 +28,13 @@ constraint-free DDL can be generated from the same files:
 
 - ``PRIMARY KEY`` (column-level ``col TYPE PRIMARY KEY`` or a table-level ``PRIMARY KEY (...)`` line)
   in the ``CREATE TABLE`` statements of ``migrations/*.sql`` and of ``schema_migrations`` /
-  ``schema_definitions`` below;
+  ``schema_definitions`` (warehouse/sql/schema/bookkeeping/);
 - one sequence: ``CREATE SEQUENCE source_document_id_seq`` and the column default
   ``DEFAULT nextval('source_document_id_seq')`` of ``source_documents`` (0001). The ingest path no
   longer relies on it: it assigns ``source_document_id`` itself (max + 1, the one writer);
 - literal defaults (``DEFAULT 0``) in 0001, 0004, 0007, and ``DEFAULT current_timestamp`` of the two
-  bookkeeping tables below (their inserts here pass ``applied_at`` explicitly, so the default can go).
+  bookkeeping tables (warehouse/sql/schema/bookkeeping/; their inserts here pass ``applied_at``
+  explicitly, so the default can go).
 
 No load statement relies on a constraint: inserts are anti-joins (``INSERT ... SELECT ... WHERE NOT
 EXISTS``), keyed rows are written by ``warehouse.load.upsert.upsert_row`` (UPDATE, then anti-join INSERT),
@@ -55,6 +56,7 @@ from warehouse.errors import SchemaError
 from warehouse.memory import bound_memory
 from warehouse.schema.definitions import Definition, discover_definitions
 from warehouse.schema.folder import DICTIONARY, schema_dir
+from warehouse.schema.sql_files import sql
 from warehouse.schema.stored_tables import KIND as STORED
 from warehouse.schema.stored_tables import chunks, discover_stored, refill
 
@@ -125,11 +127,7 @@ def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None,
     ``transform`` rewrites each file's SQL for another backend (warehouse.store.lake.lake_ddl);
     ``together``: all pending ones in one transaction (a failure rolls them all back), else one each."""
     folder = folder or schema_dir() / "migrations"
-    con.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations ("
-        " version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, sha256 VARCHAR NOT NULL,"
-        " applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)"
-    )
+    con.execute(sql("schema/bookkeeping/schema_migrations"))
     applied = {v: (n, s) for v, n, s in con.execute("SELECT version, name, sha256 FROM schema_migrations").fetchall()}
     accepted: dict[str, set[str]] | None = None  # superseded.toml, read only when an applied file differs
     pending = []
@@ -163,9 +161,7 @@ def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None,
 
 
 def _recorded(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
-    con.execute("CREATE TABLE IF NOT EXISTS schema_definitions ("
-                " name VARCHAR PRIMARY KEY, kind VARCHAR NOT NULL, sha256 VARCHAR NOT NULL,"
-                " applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)")
+    con.execute(sql("schema/bookkeeping/schema_definitions"))
     return {n: (k, s) for n, k, s in con.execute("SELECT name, kind, sha256 FROM schema_definitions").fetchall()}
 
 

@@ -184,6 +184,29 @@ def test_discovery_helpers(loaded):
         assert pending_ownership_filings(con) == []
 
 
+def test_pending_ownership_filings_are_the_listed_forms_3_4_5_not_loaded(tmp_path):
+    """Apple's submissions list its Forms 3/4/5; the one loaded (with its SEC header) is not pending;
+    ``ciks`` keeps only those companies' filings."""
+    from pipelines.ownership import OWNERSHIP_FORMS
+    from warehouse.load.ingest import ingest
+    from warehouse.store.db import raw_dir_for
+
+    con = connect(tmp_path / "w.duckdb")
+    try:
+        docs = [read_local_document(TESTS / "fixtures/sec/data.sec.gov/submissions/CIK0000320193.json.gz"),
+                read_local_document(FORM4 / "0000320193-22-000061.txt")]
+        assert ingest(con, docs, raw_dir=raw_dir_for(tmp_path / "w.duckdb"), command="load").loaded == 2
+        listed = {a: (c, f) for a, c, f in fetch_all(con, "SELECT accession, cik, form FROM filings")
+                  if f in OWNERSHIP_FORMS}
+        expected = sorted((a, c, f) for a, (c, f) in listed.items() if a != "0000320193-22-000061")
+        assert "0000320193-22-000061" in listed and len(expected) > 10
+        assert pending_ownership_filings(con) == expected
+        assert pending_ownership_filings(con, [320193]) == expected
+        assert pending_ownership_filings(con, [1]) == []
+    finally:
+        con.close()
+
+
 def test_loader_rejection_keeps_the_rest_of_the_batch(tmp_path):
     con = connect(tmp_path / "w.duckdb")
     good = item(FORM4 / "aapl-4-20201013.xml")
