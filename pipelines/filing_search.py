@@ -1,11 +1,16 @@
 """How filing text is matched: the one normalisation of phrase search and quote verification, and index terms.
 
-``phrase_pattern(phrase)`` is a regular expression (valid for Python's ``re`` and DuckDB's RE2) that
-finds ``phrase`` in the stored text with case, runs of whitespace, curly/straight quotes and the
-dashes (hyphen, en/em dash, minus...) made equal, so a quote copied from a rendered filing matches
-its text. ``terms(text)`` gives the index terms of a text (lower case, quotes and dashes folded,
-a plural's "s" dropped, a few stop words left out) with their counts: the keyword index of
-``filing_sections`` holds them, and a query's words go through the same function.
+``phrase_pattern(phrase)`` is a regular expression that finds ``phrase`` in the stored text with
+case, runs of whitespace, curly/straight quotes and the dashes (hyphen, en/em dash, minus...) made
+equal, so a quote copied from a rendered filing matches its text; in whole words (a phrase that
+begins or ends with a letter or digit does not match inside a longer word: "port controls" is not
+in "export controls"), as the index finds it. ``terms(text)`` gives the index terms of a text
+(lower case, quotes and dashes folded, a plural's "s" dropped, a few stop words left out) with
+their counts, and ``postings(text)`` the
+same with each term's word positions (every word counts, stop words too): the keyword index of
+``filing_sections`` holds them, and a query's words go through the same functions.
+``phrase_terms(phrase)`` is a phrase's terms with their places in it: an item can say the phrase
+only where those terms stand at those distances (the positional join of search_phrase.sql).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ _SPACE = "[\\s\u00a0\u2002\u2003\u2009\u200b]"  # the characters themselves: RE2
 _FOLD = str.maketrans({**dict.fromkeys(_SINGLE, "'"), **dict.fromkeys(_DOUBLE, '"'),
                        **dict.fromkeys(_DASHES, "-")})
 _WORD = re.compile(r"[a-z0-9]+")
+_NOT_AFTER_WORD, _NOT_BEFORE_WORD = "(?<![0-9A-Za-z])", "(?![0-9A-Za-z])"
 STOP_WORDS = frozenset("a an and are as at be by for from has have in is it its of on or that the this to was "
                        "were will with".split())
 MAX_PHRASE = 2000
@@ -47,7 +53,10 @@ def phrase_pattern(phrase: str) -> str:
     words = normalise(phrase).split(" ")
     if not words or not words[0] or len(phrase) > MAX_PHRASE:
         raise ValueError(f"a phrase is 1 to {MAX_PHRASE:,} characters of text")
-    return "(?i)" + (_SPACE + "+").join("".join(_char_class(c) for c in w) for w in words)
+    body = (_SPACE + "+").join("".join(_char_class(c) for c in w) for w in words)
+    head = _NOT_AFTER_WORD if _WORD.match(words[0][0]) else ""
+    tail = _NOT_BEFORE_WORD if _WORD.match(words[-1][-1]) else ""
+    return f"(?i){head}{body}{tail}"
 
 
 def find_phrase(phrase: str, text: str) -> tuple[int, int] | None:
@@ -64,9 +73,26 @@ def _term(word: str) -> str:
     return word
 
 
+def _indexed(words: list[str]) -> list[tuple[str, int]]:
+    return [(_term(w), i) for i, w in enumerate(words) if w not in STOP_WORDS and len(w) < 40]
+
+
 def terms(text: str) -> Counter[str]:
     """Index terms of ``text`` with their counts (see the module doc)."""
-    return Counter(_term(w) for w in _WORD.findall(normalise(text)) if w not in STOP_WORDS and len(w) < 40)
+    return Counter(t for t, _ in _indexed(_WORD.findall(normalise(text))))
+
+
+def postings(text: str) -> dict[str, list[int]]:
+    """Index terms of ``text`` with the positions (word numbers, from 0) where each stands."""
+    out: dict[str, list[int]] = {}
+    for t, i in _indexed(_WORD.findall(normalise(text))):
+        out.setdefault(t, []).append(i)
+    return out
+
+
+def phrase_terms(phrase: str) -> list[tuple[str, int]]:
+    """The distinct (term, place) pairs of a phrase, places counted from its first word."""
+    return list(dict.fromkeys(_indexed(_WORD.findall(normalise(phrase)))))
 
 
 def query_terms(query: str) -> list[str]:

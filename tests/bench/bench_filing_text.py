@@ -8,7 +8,9 @@
    = warehouse file growth (after CHECKPOINT) + the raw store, per document and per 1,000.
 3. Search: the stored items copied ``--copies`` times under new accessions (SQL, rows identical but
    for the accession) to >= 20,000 items; p50/p95 of phrase and keyword queries with and without
-   filters, each timed alone.
+   filters, each timed alone, wall and CPU (one DuckDB thread: CPU is the figure on a shared box),
+   first as the rows were appended, then with the keyword index sorted by term (``--sorted``: what
+   a compaction would keep; its CPU cost is printed).
 4. DuckDB's fts extension (its 1.5.5 wheel, when installed) on the same items: the time to build its
    index, which has no incremental update (a load would rebuild it), against this design's cost per
    document (its keyword rows are written by the load), and its query p95.
@@ -53,17 +55,39 @@ def folder_bytes(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
 
+def time_search(con, queries: int, label: str) -> None:
+    """p50/p95 wall and CPU of each kind of query, each timed alone."""
+    from warehouse.read.filing_text import Filters, search_keywords, search_phrase
+
+    timings: dict[str, list[tuple[float, float]]] = {"phrase": [], "phrase+filters": [], "keywords": [],
+                                                      "keywords+filters": []}
+    for i in range(queries):
+        ph, kw = PHRASES[i % len(PHRASES)], KEYWORDS[i % len(KEYWORDS)]
+        f = Filters(form="10-K", item="1A")
+        for name, fn, arg, filters in (("phrase", search_phrase, ph, Filters()), ("phrase+filters", search_phrase, ph, f),
+                                       ("keywords", search_keywords, kw, Filters()),
+                                       ("keywords+filters", search_keywords, kw, f)):
+            t0, c0 = time.perf_counter(), cpu()
+            fn(con, arg, filters)
+            timings[name].append((time.perf_counter() - t0, cpu() - c0))
+    print(f"  search, keyword index {label}, one DuckDB thread:")
+    for name, ts in timings.items():
+        wall, used = [w for w, _ in ts], [c for _, c in ts]
+        print(f"    {name:17} wall p50 {p(wall, .5) * 1000:7.1f} ms p95 {p(wall, .95) * 1000:7.1f} ms   "
+              f"CPU p50 {p(used, .5) * 1000:6.1f} ms p95 {p(used, .95) * 1000:6.1f} ms   ({len(ts)} queries)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--copies", type=int, default=50)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--work", type=Path, default=None)
     ap.add_argument("--no-fts", action="store_true", help="skip the fts extension's comparison (minutes)")
+    ap.add_argument("--sorted", action="store_true", help="also time the search with filing_terms sorted by term")
     a = ap.parse_args()
     from pipelines.documents import read_local_document
     from pipelines.filing_documents import parse_filing_document
     from warehouse.load.ingest import ingest
-    from warehouse.read.filing_text import Filters, search_keywords, search_phrase
     from warehouse.store.db import connect, raw_dir_for
 
     work = a.work or Path(tempfile.mkdtemp(prefix="bench_text_"))
@@ -117,18 +141,19 @@ def main() -> None:
     rows = con.execute("SELECT count(*) FROM filing_terms").fetchone()[0]
     con.execute("CHECKPOINT")
     print(f"search corpus: {items:,} items ({k} copies of the {sections} vendored ones), {rows:,} keyword rows")
-    timings: dict[str, list[float]] = {"phrase": [], "phrase+filters": [], "keywords": [], "keywords+filters": []}
-    for i in range(a.queries):
-        ph, kw = PHRASES[i % len(PHRASES)], KEYWORDS[i % len(KEYWORDS)]
-        f = Filters(form="10-K", item="1A")
-        for name, fn, arg, filters in (("phrase", search_phrase, ph, Filters()), ("phrase+filters", search_phrase, ph, f),
-                                       ("keywords", search_keywords, kw, Filters()),
-                                       ("keywords+filters", search_keywords, kw, f)):
-            t0 = time.perf_counter()
-            fn(con, arg, filters)
-            timings[name].append(time.perf_counter() - t0)
-    for name, ts in timings.items():
-        print(f"  {name:17} p50 {p(ts, .5) * 1000:7.1f} ms   p95 {p(ts, .95) * 1000:7.1f} ms   ({len(ts)} queries)")
+    con.execute("SET threads = 1")
+    time_search(con, a.queries, "as appended")
+    if a.sorted:
+        c0 = cpu()
+        con.execute("BEGIN")
+        con.execute("CREATE TEMP TABLE terms_sorted AS SELECT * FROM filing_terms")
+        con.execute("DELETE FROM filing_terms")
+        con.execute("INSERT INTO filing_terms SELECT * FROM terms_sorted ORDER BY term, accession, item")
+        con.execute("COMMIT")
+        con.execute("DROP TABLE terms_sorted")
+        con.execute("CHECKPOINT")
+        print(f"  sorting filing_terms by term: {cpu() - c0:.1f} s CPU ({rows / 1e6:.1f} M rows)")
+        time_search(con, a.queries, "sorted by term")
 
     # 4. the fts extension on the same items
     try:

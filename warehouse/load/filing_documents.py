@@ -9,6 +9,7 @@ one's rows stay (``ENVELOPE_RANK``, then the smaller sha256), so arrival order d
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -17,7 +18,7 @@ import duckdb
 import pyarrow as pa
 
 from pipelines.errors import RejectedDocument
-from pipelines.filing_search import terms
+from pipelines.filing_search import postings
 from pipelines.sec_formats import accession_no_dashes
 from warehouse.load.context import LoadContext, insert_arrow
 from warehouse.load.inline_xbrl import load_inline_xbrl
@@ -51,7 +52,8 @@ _SECTIONS = pa.schema([
     ("flags", pa.list_(pa.string())), ("covers", pa.list_(pa.string())), ("confidence", pa.float64()),
     ("confidence_reason", pa.string()), ("term_count", pa.int32()), *_PROV,
 ])
-_TERMS = pa.schema([("term", pa.string()), ("accession", pa.string()), ("item", pa.string()), ("tf", pa.int32())])
+_TERMS = pa.schema([("term", pa.string()), ("accession", pa.string()), ("item", pa.string()), ("tf", pa.int32()),
+                    ("pos", pa.list_(pa.int32()))])
 
 
 def document_url(cik: int, accession: str, uri: str, record: FilingDocument) -> str:
@@ -102,22 +104,23 @@ def build_tables(con: duckdb.DuckDBPyConnection, ctx: LoadContext, record: Filin
                       "byte_start": e.byte_start, "byte_end": e.byte_end} for e in record.exhibits],
         **prov,
     }
-    counted = [terms(f"{s.heading}\n{s.text}") for s in record.sections]
+    counted = [postings(f"{s.heading}\n{s.text}") for s in record.sections]
     sections = [{"accession": record.accession, "item": s.item, "ordinal": s.ordinal, "cik": cik, "part": s.part,
                  "heading": s.heading, "text": s.text, "text_start": s.text_start, "text_end": s.text_end, "body_start": s.body_start,
                  "byte_start": s.byte_start, "byte_end": s.byte_end, "flags": list(s.flags),
                  "covers": list(s.covers), "confidence": s.confidence, "confidence_reason": s.confidence_reason,
-                 "term_count": sum(c.values()), **prov} for s, c in zip(record.sections, counted, strict=True)]
-    postings = {"term": [], "accession": [], "item": [], "tf": []}
+                 "term_count": sum(map(len, c.values())), **prov} for s, c in zip(record.sections, counted, strict=True)]
+    rows: dict[str, list] = {"term": [], "accession": [], "item": [], "tf": [], "pos": []}
     for s, c in zip(record.sections, counted, strict=True):
-        for term, tf in sorted(c.items()):
-            postings["term"].append(term)
-            postings["accession"].append(record.accession)
-            postings["item"].append(s.item)
-            postings["tf"].append(tf)
+        for term, places in sorted(c.items()):
+            rows["term"].append(term)
+            rows["accession"].append(record.accession)
+            rows["item"].append(s.item)
+            rows["tf"].append(len(places))
+            rows["pos"].append(places)
     return {"filing_documents": pa.Table.from_pylist([document], schema=_DOCUMENTS),
             "filing_sections": pa.Table.from_pylist(sections, schema=_SECTIONS),
-            "filing_terms": pa.Table.from_pydict(postings, schema=_TERMS)}
+            "filing_terms": pa.Table.from_pydict(rows, schema=_TERMS)}
 
 
 
@@ -137,9 +140,23 @@ def load_filing_document(con: duckdb.DuckDBPyConnection, ctx: LoadContext, recor
         for name in TABLES:
             con.execute(f"DELETE FROM {name} WHERE accession = ?", [record.accession])
         counts[REPLACED] = 1
+    before = fetch_all(con, "SELECT count(*) FROM filing_terms")[0][0]
     for name in TABLES:
         counts[name] = insert_arrow(con, name, tables[name])
+    if cluster_step(before + counts["filing_terms"]) > cluster_step(before):
+        con.execute(sql("load/filing_documents/cluster_terms"))
+        counts["filing_terms_sorted"] = 1
     return counts
+
+
+CLUSTER_FROM, CLUSTER_GROWTH = 1_000_000, 1.25
+
+
+def cluster_step(rows: int) -> int:
+    """The keyword index is sorted by term when it first holds ``CLUSTER_FROM`` rows, then whenever
+    it has grown by a quarter (``CLUSTER_GROWTH``): the unsorted rows a search scans whole stay under
+    a fifth of the index, and sorting costs, over the index's life, about five sorts of its final size."""
+    return 0 if rows < CLUSTER_FROM else 1 + int(math.log(rows / CLUSTER_FROM, CLUSTER_GROWTH))
 
 
 def held_documents(con: duckdb.DuckDBPyConnection, accessions: Sequence[str]) -> set[str]:

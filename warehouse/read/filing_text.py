@@ -15,7 +15,7 @@ from typing import Any
 
 import duckdb
 
-from pipelines.filing_search import phrase_pattern, query_terms, snippet
+from pipelines.filing_search import phrase_pattern, phrase_terms, query_terms, snippet
 from warehouse.errors import WarehouseError
 from warehouse.schema.sql_files import sql
 from warehouse.store.db import fetch_all
@@ -105,20 +105,36 @@ def _hit(r: dict[str, Any], start: int, end: int, score: float | None = None) ->
                r["byte_start"], r["byte_end"], score)
 
 
+def _with_texts(con: duckdb.DuckDBPyConnection, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` (items) with their ``text``, read for those items only."""
+    texts = {(r["accession"], r["item"]): r["text"] for r in _rows(
+        con, "read/filing_text/item_texts_of", {"accessions": [r["accession"] for r in rows],
+                                                "items": [r["item"] for r in rows]})}
+    return [{**r, "text": texts[(r["accession"], r["item"])]} for r in rows]
+
+
 def search_phrase(con: duckdb.DuckDBPyConnection, phrase: str, filters: Filters = Filters(),
                   limit: int = 20) -> list[Hit]:
-    """Items saying ``phrase`` (normalised), newest filings first; the first place in each."""
+    """Items saying ``phrase`` (normalised), newest filings first; the first place in each.
+
+    The index gives the candidates (items where the phrase's terms stand at its distances), newest
+    first; their texts are read a few at a time and the phrase's regular expression decides, until
+    ``limit`` hits (a candidate can still differ in a stop word or in punctuation)."""
     try:
-        pattern = phrase_pattern(phrase)
+        pattern = re.compile(phrase_pattern(phrase))
     except ValueError as exc:
         raise FilingTextError(str(exc)) from exc
-    rows = _rows(con, "read/filing_text/search_phrase", {"terms": query_terms(phrase), "pattern": pattern,
-                                                     "limit": _limit(limit), **filters.params()})
-    hits = []
-    for r in rows:
-        m = re.search(pattern, r["text"])
-        if m:  # RE2 and Python agree on these patterns; a row without a Python match is not a hit
-            hits.append(_hit(r, m.start(), m.end()))
+    step, k = max(_limit(limit), 20), 0
+    pairs = phrase_terms(phrase)
+    candidates = _rows(con, "read/filing_text/search_phrase", {
+        "terms": [t for t, _ in pairs], "places": [p for _, p in pairs], **filters.params()})
+    hits: list[Hit] = []
+    while k < len(candidates) and len(hits) < limit:
+        for r in _with_texts(con, candidates[k:k + step]):
+            m = pattern.search(r["text"])
+            if m and len(hits) < limit:
+                hits.append(_hit(r, m.start(), m.end()))
+        k, step = k + step, step * 2
     return hits
 
 
@@ -129,12 +145,8 @@ def search_keywords(con: duckdb.DuckDBPyConnection, query: str, filters: Filters
     if not words:
         raise FilingTextError(f"{query!r} has no words to search for (only stop words or punctuation)")
     rows = _rows(con, "read/filing_text/search_keywords", {"terms": words, "limit": _limit(limit), **filters.params()})
-    texts = {(r["accession"], r["item"]): r["text"] for r in
-             _rows(con, "read/filing_text/item_texts", {"accessions": sorted({r["accession"] for r in rows})})}
-    for r in rows:
-        r["text"] = texts[(r["accession"], r["item"])]
     hits = []
-    for r in rows:
+    for r in _with_texts(con, rows):
         found = [(len(re.findall(rf"(?i)\b{re.escape(w)}", r["text"])), w) for w in words]
         rarest = min((f for f in found if f[0]), default=None)  # the snippet shows the item's rarest query word
         m = re.search(rf"(?i)\b{re.escape(rarest[1])}\w*", r["text"]) if rarest else None

@@ -103,7 +103,7 @@ def test_rebuild_gives_identical_tables(loaded, tmp_path):
         for table, cols in (("filing_documents", "accession, cik, form, sha256, text, document_url, exhibits"),
                             ("filing_sections", "accession, item, ordinal, heading, text, byte_start, byte_end,"
                                                 " flags, covers, confidence"),
-                            ("filing_terms", "term, accession, item, tf")):
+                            ("filing_terms", "term, accession, item, tf, pos")):
             a = fetch_all(con, f"SELECT {cols} FROM {table} ORDER BY ALL")
             b = fetch_all(new, f"SELECT {cols} FROM {table} ORDER BY ALL")
             assert a == b, table

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from flows.cli import EXIT_NOT_FOUND, app
 from helpers import FIXTURES
 from pipelines.documents import read_local_document
+from pipelines.filing_search import phrase_terms
 from warehouse.load.ingest import ingest
 from warehouse.read.filing_text import (
     FilingTextError,
@@ -21,6 +22,7 @@ from warehouse.read.filing_text import (
     section,
     sections,
 )
+from warehouse.schema.sql_files import sql
 from warehouse.store.db import connect, raw_dir_for
 
 FILINGS = FIXTURES / "filings"
@@ -73,6 +75,48 @@ def test_phrase_search_normalises_case_whitespace_quotes_and_dashes(held):
     dash = search_phrase(con, "Item 1A—Risk Factors") + search_phrase(con, "year-over-year")
     assert all(h.accession for h in dash)
     assert search_phrase(con, "the company’s business, reputation, results of operation, financial") == []
+
+
+def test_a_phrase_is_found_in_whole_words_where_its_terms_stand_together(held):
+    con, _ = held
+    assert search_phrase(con, "export controls", limit=5) and search_phrase(con, "xport controls") == []
+    # the index's candidates: items where the terms stand at the phrase's distances, not every item
+    # holding them (the texts of those only are read and matched)
+    pairs = phrase_terms("risk factors")
+    candidates = con.execute(sql("read/filing_text/search_phrase"), {
+        "terms": [t for t, _ in pairs], "places": [p for _, p in pairs], **Filters().params()}).fetchall()
+    holding = con.execute("SELECT count(*) FROM (SELECT accession, item FROM filing_terms WHERE term IN "
+                          "('risk', 'factor') GROUP BY ALL HAVING count(*) = 2)").fetchone()[0]
+    hits = search_phrase(con, "risk factors", limit=1000)
+    assert len(hits) <= len(candidates) < holding
+    assert {(h.accession, h.item) for h in hits} <= {(r[0], r[1]) for r in candidates}
+
+
+def test_items_loaded_before_word_positions_are_still_found(tmp_path):
+    db = tmp_path / "w.duckdb"
+    with connect(db) as con:
+        ingest(con, [read_local_document(NVDA_10K)], raw_dir=raw_dir_for(db), command="load")
+        with_positions = [(h.accession, h.item, h.match_start) for h in search_phrase(con, "export controls", limit=100)]
+        con.execute("UPDATE filing_terms SET pos = NULL")  # as rows loaded before migration 0027 are
+        assert [(h.accession, h.item, h.match_start) for h in search_phrase(con, "export controls", limit=100)] \
+            == with_positions != []
+
+
+def test_the_loader_keeps_the_index_sorted_by_term_as_it_grows(tmp_path, monkeypatch):
+    from warehouse.load import filing_documents
+
+    monkeypatch.setattr(filing_documents, "CLUSTER_FROM", 1_000)  # instead of a million rows
+    assert [filing_documents.cluster_step(n) for n in (999, 1_000, 1_249, 1_250, 1_562, 1_563)] == [0, 1, 1, 2, 2, 3]
+    db = tmp_path / "w.duckdb"
+    with connect(db) as con:
+        first = ingest(con, [read_local_document(NVDA_10K)], raw_dir=raw_dir_for(db), command="load")
+        assert first.row_counts["filing_terms_sorted"] == 1  # from 0 to ~6,000 rows: past the first step
+        terms = [t for (t,) in con.execute("SELECT term FROM filing_terms ORDER BY rowid").fetchall()]
+        assert terms == sorted(terms) and len(terms) > 1_000
+        hits = search_phrase(con, "export controls", limit=100)
+        ingest(con, [read_local_document(AAPL_10K)], raw_dir=raw_dir_for(db), command="load")
+        assert {(h.accession, h.item) for h in hits} <= {(h.accession, h.item) for h in
+                                                         search_phrase(con, "export controls", limit=100)}
 
 
 def test_filters_company_form_item_and_dates(held):

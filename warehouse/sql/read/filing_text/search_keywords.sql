@@ -2,21 +2,18 @@
 -- filing_terms, filing_sections, filing_documents, filings). $terms: the query's index terms
 -- (pipelines.filing_search.query_terms); an item with any of them is a hit. Filters as in
 -- search_phrase.sql; document frequencies and lengths are those of the whole index. Best first,
--- at most $limit rows, without the items' text (read after, for those rows only: item_texts.sql).
+-- at most $limit rows, without the items' text (read after, for those rows only: item_texts_of.sql).
 -- reads: filing_documents, filing_sections, filing_terms, filings
 -- grain: accession, item
 WITH q AS (
-    SELECT term, accession, item, tf FROM filing_terms WHERE list_contains($terms, term)
-), df AS (
-    SELECT term, count(*) AS df FROM q GROUP BY term
+    SELECT term, accession, item, tf FROM filing_terms WHERE term = ANY($terms)
 ), corpus AS (
-    SELECT count(*) AS n, avg(term_count) AS avgdl FROM filing_sections
-), filed AS (
-    SELECT accession, min(filing_date) AS filing_date FROM filings GROUP BY accession
+    SELECT count(*)::DOUBLE AS n, avg(term_count)::DOUBLE AS avgdl FROM filing_sections
+), df AS (  -- each term's inverse document frequency, in doubles (decimals cost more than the scan)
+    SELECT term, ln(1 + (any_value(corpus.n) - count(*) + 0.5) / (count(*) + 0.5)) AS idf FROM q, corpus GROUP BY term
 ), scored AS (
     SELECT q.accession, q.item,
-           sum(ln(1 + (corpus.n - df.df + 0.5) / (df.df + 0.5))
-               * q.tf * 2.2 / (q.tf + 1.2 * (0.25 + 0.75 * s.term_count / corpus.avgdl))) AS score,
+           sum(df.idf * q.tf * 2.2 / (q.tf + 1.2 * (0.25 + 0.75 * s.term_count / corpus.avgdl))) AS score,
            count(*) AS terms_matched
     FROM q JOIN df USING (term) JOIN filing_sections s USING (accession, item), corpus
     GROUP BY q.accession, q.item
@@ -27,7 +24,8 @@ SELECT sc.accession, sc.item, sc.score, sc.terms_matched, s.heading, s.body_star
 FROM scored sc
 JOIN filing_sections s USING (accession, item)
 JOIN filing_documents d USING (accession)
-LEFT JOIN filed f USING (accession)
+LEFT JOIN (SELECT accession, min(filing_date) AS filing_date FROM filings
+           WHERE accession IN (SELECT accession FROM scored) GROUP BY accession) f USING (accession)
 WHERE ($cik IS NULL OR d.cik = $cik)
   AND ($form IS NULL OR d.form = $form OR d.form_family = $form)
   AND ($item IS NULL OR s.item = $item OR list_contains(s.covers, $item))
