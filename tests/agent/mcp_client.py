@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.types import Tool
 
 ROOT = Path(__file__).parents[2]
 
@@ -29,3 +31,11 @@ async def call_ok(session: ClientSession, name: str, **arguments) -> dict:
     assert not result.is_error, result.content
     assert result.structured_content is not None
     return result.structured_content
+
+
+@asynccontextmanager
+async def mcp_tools(db: Path) -> AsyncIterator[tuple[dict[str, Tool], Callable[..., Awaitable[dict]]]]:
+    """A session with a server serving ``db`` as (the tools it lists, by name; ``call(name, **arguments)``,
+    call_ok on that session)."""
+    async with mcp_session(db) as session:
+        yield {t.name: t for t in (await session.list_tools()).tools}, partial(call_ok, session)

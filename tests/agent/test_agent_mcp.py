@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from mcp_client import call_ok, mcp_session
+from mcp_client import mcp_session, mcp_tools
 from test_agent_verify import TRUE_BRIEF, _planted
 
 pytestmark = pytest.mark.slow  # the MCP server as a process (make check leaves it out)
@@ -20,13 +20,8 @@ TOOLS = {"resolve_company", "get_facts", "get_fact_history", "get_derived_metric
 
 async def _session(db: Path) -> dict:
     """Run the whole scripted conversation; return what each step answered (structured content)."""
-    out: dict = {}
-    async with mcp_session(db) as session:
-        out["tools"] = {t.name: t for t in (await session.list_tools()).tools}
-
-        async def call(name: str, **arguments) -> dict:
-            return await call_ok(session, name, **arguments)
-
+    async with mcp_tools(db) as (listed, call):
+        out: dict = {"tools": listed}
         out["resolve"] = await call("resolve_company", query="AAPL")
         out["fact"] = await call("get_facts", company="320193", concept="revenue", fiscal_year=2024,
                                  fiscal_period="FY")

@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from mcp_client import call_ok, mcp_session
+from mcp_client import mcp_tools
 
 from helpers import FIXTURES
 from pipelines.documents import read_local_document
@@ -32,13 +32,8 @@ def db(tmp_path_factory) -> Path:
 
 
 async def _session(db: Path) -> dict:
-    out: dict = {}
-    async with mcp_session(db) as session:
-        out["tools"] = {t.name: t for t in (await session.list_tools()).tools}
-
-        async def call(name: str, **arguments) -> dict:
-            return await call_ok(session, name, **arguments)
-
+    async with mcp_tools(db) as (listed, call):
+        out: dict = {"tools": listed}
         out["section"] = await call("get_filing_section", accession="0000320193-24-000123", item="1A", max_chars=300)
         out["unknown"] = await call("get_filing_section", accession="0000320193-24-000123", item="17")
         out["phrase"] = await call("search_filings", phrase="export controls", item="1A", limit=3)
