@@ -13,6 +13,10 @@ from pipelines.documents import read_local_document
 from warehouse.load.ingest import ingest
 from warehouse.store.db import connect, raw_dir_for
 
+# the MCP server as a process (make check leaves it out, tests/conftest.py's rule): 8.2 s CPU with its
+# warehouse and the server's (CPU of the test and its waited children, box at load ~30)
+pytestmark = pytest.mark.slow
+
 FILES = [FIXTURES / "sec/data.sec.gov/submissions/CIK0000320193.json.gz",
          FIXTURES / "filings/10-K_10-Q/0000320193-24-000123_aapl-20240928.htm.gz",
          FIXTURES / "filings/10-K_10-Q/0001045810-24-000029_nvda-20240128.htm.gz"]
