@@ -1,4 +1,4 @@
--- reads: facts_current, company_facts_as_of_only, standard_value_timeline_of, standard_concept_chains, subtractable_unit, ytd_steps_one_quarter, chain_pick_key, value_exponent, plain_number, fact_version_order
+-- reads: facts_current, company_facts_as_of_only, standard_value_timeline_of, standard_concept_chains, subtractable_unit, ytd_steps_one_quarter, derived_quarter, derived_quarter_pick, chain_pick_key, value_exponent, plain_number, fact_version_order
 -- Point-in-time standard facts of some companies, the same rules as the metrics refresh (warehouse/sql/derive/refresh/):
 -- * per period (cik, standard_concept, unit, period_start, period_end) over facts_as_of(ts), the
 --   value is what the LATEST filing reporting any of the chain's tags for that period says (by
@@ -11,17 +11,17 @@
 --   among themselves (tags_tried: the chain up to the matched tag); prior_value /
 --   prior_accession / prior_filed: the last DIFFERENT value in the period's timeline across tags
 --   (standard_value_timeline_of: what each filing said) and the filing that said it;
--- * discrete quarters Q2/Q3/Q4 are derived from year-to-date values of ONE tag (same cik, unit,
---   fiscal year and period_start), from every tag reporting both periods, when no tagged discrete
---   quarter ends on that date; the tag the longer period matched wins, else chain order, and
---   flags says tag_differs_from_ytd_pick otherwise. Never for per-share values, ratios or instants.
+-- * discrete quarters Q2/Q3/Q4 are derived from year-to-date values of ONE tag (derived_quarter, the
+--   rule the metrics refresh calls too), from every tag reporting both periods, when no tagged
+--   discrete quarter ends on that date; the pick among tags and its flags: derived_quarter_pick.
+--   Never for per-share values, ratios or instants.
 -- ciks: the companies to compute (NULL = every company: standard_facts_as_of), their facts read by
 -- key, so one company costs that company's facts, not the warehouse's: now (ts at or after
 -- 9999-12-31, what standard_facts and every "current" caller pass) the facts public at ts are the
 -- current versions loads keep sorted by company in facts_current, read by key with no version
 -- ranked and no acceptance time looked up; an earlier ts ranks the companies' versions public then
 -- (company_facts_as_of_only). Both give the same rows (tests/warehouse/derive/test_standard_facts_paths.py).
--- standard_names (NULL = all): the standard concepts to compute; chain_concepts (NULL = all): the XBRL concepts their chains read (agent/chain_concepts.sql), a
+-- standard_names (NULL = all): the standard concepts to compute; chain_concepts (NULL = all): the XBRL concepts their chains read (read/api/chain_concepts.sql), a
 -- constant the facts scan filters on, so only those tags' versions are read and ranked. A caller
 -- that passes chain_concepts must pass every concept of the chains it asks for.
 -- grain: (cik, standard_concept, unit, period_start, period_end).
@@ -94,14 +94,12 @@ reported AS (
     SELECT k.* EXCLUDE (pick_key), t.candidates, false AS alone
     FROM keyed k JOIN tried t ON t.slot = k.slot AND t.best = k.pick_key
 ),
-per_tag AS (  -- the quarter derived from each tag that reports both year-to-date periods
+per_tag AS (  -- the quarter derived from each tag that reports both year-to-date periods (the rule:
+             -- derived_quarter, which the metrics refresh calls too)
     SELECT l.cik, l.standard_concept, l.chain_rank, l.scope, l.tags_tried, l.taxonomy, l.concept, l.unit,
-           CAST(s.period_end + INTERVAL 1 DAY AS DATE) AS period_start, l.period_end,
-           l.value - s.value AS value, l.accession, l.form, l.filed,
-           greatest(l.known_from, s.known_from) AS known_from, l.fiscal_year,
-           CASE l.duration_class WHEN 'six_months' THEN 'Q2' WHEN 'nine_months' THEN 'Q3' ELSE 'Q4' END AS fiscal_period,
-           'quarter' AS duration_class,
-           CAST(l.period_end - s.period_end - 1 AS INTEGER) AS duration_days,
+           l.period_end, l.accession, l.form, l.filed,
+           greatest(l.known_from, s.known_from) AS known_from, l.fiscal_year, 'quarter' AS duration_class,
+           derived_quarter(l.duration_class, l.period_end, l.value, s.period_end, s.value) AS q,
            coalesce(y.taxonomy = l.taxonomy AND y.concept = l.concept, false) AS same_tag_as_ytd,
            [{'step': 'ytd', 'taxonomy': l.taxonomy, 'concept': l.concept, 'unit': l.unit,
              'period_start': l.period_start, 'period_end': l.period_end, 'accession': l.accession,
@@ -135,13 +133,15 @@ prior AS (  -- the last different value of each reported slot across tags, and t
      AND (NOT r.alone OR CAST(ts AS TIMESTAMP) < TIMESTAMP '9999-12-31')
     GROUP BY t.slot
 ),
-derived AS (  -- with its pick key: the tag the longer period matched, else chain order (a tag twice, from
-              -- year-to-date periods of two starts: the earlier start)
-    SELECT *, (NOT same_tag_as_ytd, chain_rank, taxonomy, concept, inputs[1].period_start) AS pick_key FROM per_tag
+derived AS (  -- with its pick (derived_quarter_pick, the refresh's too): the tag the longer period matched,
+              -- else chain order (a tag twice, from year-to-date periods of two starts: the earlier start)
+    SELECT * EXCLUDE (q), q.period_start, q.value, q.fiscal_period, q.duration_days, q.derivation,
+           derived_quarter_pick(same_tag_as_ytd, chain_rank, taxonomy, concept, inputs[1].period_start) AS pick
+    FROM per_tag
 ),
 derived_tried AS (  -- per derived slot: the pick (the least key) and the tags in pick order
     SELECT cik, standard_concept, unit, period_start, period_end,
-           min(pick_key) AS best, list_transform(list_sort(list((pick_key, taxonomy || ':' || concept))), lambda e: e[2]) AS candidates
+           min(pick.key) AS best, list_transform(list_sort(list((pick.key, taxonomy || ':' || concept))), lambda e: e[2]) AS candidates
     FROM derived GROUP BY cik, standard_concept, unit, period_start, period_end
 )
 SELECT cik, standard_concept, fiscal_year, fiscal_period, duration_class, duration_days,
@@ -155,11 +155,10 @@ FROM reported LEFT JOIN prior p USING (slot)
 UNION ALL BY NAME
 SELECT d.cik, d.standard_concept, d.fiscal_year, d.fiscal_period, d.duration_class, d.duration_days,
        d.period_start, d.period_end, d.value, d.unit, d.taxonomy, d.concept AS matched_tag, d.chain_rank, d.scope,
-       d.tags_tried, t.candidates, d.accession, d.form, d.filed, d.known_from, 'derived_' || lower(d.fiscal_period) AS derivation,
-       CASE WHEN d.same_tag_as_ytd THEN CAST([] AS VARCHAR[]) ELSE ['tag_differs_from_ytd_pick'] END AS flags,
+       d.tags_tried, t.candidates, d.accession, d.form, d.filed, d.known_from, d.derivation, d.pick.flags AS flags,
        d.inputs, CAST(NULL AS DECIMAL(38, 10)) AS prior_value, CAST(NULL AS VARCHAR) AS prior_accession,
        CAST(NULL AS DATE) AS prior_filed
 FROM derived d
 JOIN derived_tried t ON t.cik = d.cik AND t.standard_concept = d.standard_concept AND t.unit = d.unit
                     AND t.period_start = d.period_start AND t.period_end = d.period_end
-                    AND t.best = d.pick_key;
+                    AND t.best = d.pick.key;

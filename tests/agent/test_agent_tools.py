@@ -208,8 +208,8 @@ def test_query_pages_are_capped_in_bytes_and_say_where_the_next_begins(con):
 
 
 def test_standard_facts_now_from_current_rows_equal_the_ranking_path(con):
-    """agent/standard_facts.sql (now: receipts from facts_current) gives the rows of
-    agent/standard_facts_as_of.sql asked for now (receipts ranked from every version), for every
+    """read/api/standard_facts_now.sql (now: receipts from facts_current) gives the rows of
+    read/api/standard_facts.sql asked for now (receipts ranked from every version), for every
     standard concept of both companies: versions, restated, prior and first values included."""
     from warehouse.agent.tools import _chain_concepts
     from warehouse.schema.sql_files import sql
@@ -218,10 +218,10 @@ def test_standard_facts_now_from_current_rows_equal_the_ranking_path(con):
     compared = restated = 0
     for cik in (APPLE, NVIDIA):
         for name in names:
-            params = {"cik": cik, "concept": name, "fy": None, "fp": None, "limit": 100_000,
+            params = {"cik": cik, "concept": name, "fiscal_year": None, "fiscal_period": None,
                       "chain_concepts": _chain_concepts(con, name)}
-            now = con.execute(sql("agent/standard_facts"), params).fetchall()
-            ranked = con.execute(sql("agent/standard_facts_as_of"), {**params, "as_of": None}).fetchall()
+            now = con.execute(sql("read/api/standard_facts_now"), params).fetchall()
+            ranked = con.execute(sql("read/api/standard_facts"), {**params, "as_of": None}).fetchall()
             assert sorted(map(repr, now)) == sorted(map(repr, ranked)), (cik, name)
             compared += len(now)
             restated += sum(1 for r in now if r[20])  # restated

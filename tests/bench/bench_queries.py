@@ -65,21 +65,21 @@ QUERIES = {
 #: every shipped read query of the agent tools (rows) and the notebook API (arrow): name -> (sql file,
 #: parameters from a pick, fetch). The picks are real (company, concept, period) of the warehouse.
 SHIPPED = {
-    "read/api/facts (current)": ("read/api/facts", lambda p: {"cik": p["cik"], "concept": None, "taxonomy": None, "as_of": None,
+    "read/api/facts (current)": ("read/api/facts", lambda p: {"cik": p["cik"], "tags": None, "as_of": None,
                                                     "fiscal_year": None, "fiscal_period": None}, "arrow"),
-    "read/api/facts (concept)": ("read/api/facts", lambda p: {"cik": p["cik"], "concept": p["concept"], "taxonomy": None,
-                                                    "as_of": None, "fiscal_year": None, "fiscal_period": None}, "arrow"),
-    "read/api/facts (as_of)": ("read/api/facts", lambda p: {"cik": p["cik"], "concept": p["concept"], "taxonomy": None,
-                                                  "as_of": p["as_of"], "fiscal_year": None, "fiscal_period": None},
-                          "arrow"),
-    "read/api/fact_versions": ("read/api/fact_versions", lambda p: {"cik": p["cik"], "concept": p["concept"], "taxonomy": None,
+    "read/api/facts (concept)": ("read/api/facts", lambda p: {"cik": p["cik"], "tags": [p["tag"]], "as_of": None,
+                                                    "fiscal_year": None, "fiscal_period": None}, "arrow"),
+    "read/api/facts (as_of)": ("read/api/facts", lambda p: {"cik": p["cik"], "tags": [p["tag"]], "as_of": p["as_of"],
+                                                  "fiscal_year": None, "fiscal_period": None}, "arrow"),
+    "read/api/fact_versions": ("read/api/fact_versions", lambda p: {"cik": p["cik"], "tags": [p["tag"]], "as_of": None,
                                                           "fiscal_year": None, "fiscal_period": None}, "arrow"),
     "read/api/restatements (company)": ("read/api/restatements", lambda p: {"cik": p["cik"], "concept": None, "taxonomy": None,
                                                                   "fiscal_year": None}, "arrow"),
     "read/api/restatements (concept)": ("read/api/restatements", lambda p: {"cik": p["cik"], "concept": p["concept"],
                                                                   "taxonomy": None, "fiscal_year": None}, "arrow"),
     "read/api/standard_facts (current)": ("read/api/standard_facts_now", lambda p: {  # warehouse/read/api.py's file when no as_of
-        "cik": p["cik"], "concept": "revenue", "fiscal_year": None, "fiscal_period": None}, "arrow"),
+        "cik": p["cik"], "concept": "revenue", "fiscal_year": None, "fiscal_period": None, "chain_concepts": p["chain"]},
+        "arrow"),
     "read/api/standard_facts (as_of)": ("read/api/standard_facts", lambda p: {
         "cik": p["cik"], "concept": "revenue", "chain_concepts": p["chain"], "as_of": p["as_of"], "fiscal_year": None, "fiscal_period": None},
         "arrow"),
@@ -87,32 +87,22 @@ SHIPPED = {
                                                         "fiscal_year": None, "fiscal_period": None}, "arrow"),
     "read/api/metrics (as_of)": ("read/api/metrics", lambda p: {"cik": p["cik"], "metric": None, "as_of": p["as_of"],
                                                       "fiscal_year": None, "fiscal_period": None}, "arrow"),
-    "read/api/lineage": ("read/api/lineage", lambda p: {"metric_id": p["metric_id"]}, "arrow"),
+    "read/api/lineage": ("read/api/lineage", lambda p: {"metric_ids": [p["metric_id"]], "cik": p["cik"],
+                                                      "concepts": p["lineage_concepts"]}, "arrow"),
     "read/api/filings": ("read/api/filings", lambda p: {"cik": p["cik"], "form": None, "since": None, "limit": None},
                          "arrow"),
     "read/api/companies": ("read/api/companies", lambda p: {}, "arrow"),
     "read/api/insider_transactions": ("read/api/insider_transactions", lambda p: {"cik": p["cik"], "codes": None,
                                                                         "since": None, "limit": None}, "arrow"),
     "read/api/insider_trades": ("read/api/insider_trades", lambda p: {"cik": p["cik"], "since": None}, "arrow"),
-    "agent/standard_facts": ("agent/standard_facts", lambda p: {
-        "cik": p["cik"], "concept": "revenue", "fy": p["fiscal_year"], "fp": "FY", "limit": 201,
-        "chain_concepts": p["chain"]},
-        "rows"),
-    "agent/standard_facts (all periods)": ("agent/standard_facts", lambda p: {
-        "cik": p["cik"], "concept": "revenue", "fy": None, "fp": None, "limit": 201,
+    "read/api/standard_facts (get_facts)": ("read/api/standard_facts_now", lambda p: {
+        "cik": p["cik"], "concept": "revenue", "fiscal_year": p["fiscal_year"], "fiscal_period": "FY",
         "chain_concepts": p["chain"]}, "rows"),
-    "agent/standard_facts (as_of)": ("agent/standard_facts_as_of", lambda p: {
-        "cik": p["cik"], "concept": "revenue", "fy": None, "fp": None, "as_of": p["as_of"], "limit": 201,
-        "chain_concepts": p["chain"]}, "rows"),
-    "agent/fact_versions": ("agent/fact_versions", lambda p: {
-        "cik": p["cik"], "tags": [p["tag"]], "fy": None, "fp": None, "as_of": None}, "rows"),
-    "agent/fact_versions (as_of)": ("agent/fact_versions", lambda p: {
-        "cik": p["cik"], "tags": [p["tag"]], "fy": None, "fp": None, "as_of": p["as_of"]}, "rows"),
+    "read/api/fact_versions (get_fact_history)": ("read/api/fact_versions", lambda p: {
+        "cik": p["cik"], "tags": [p["tag"]], "fiscal_year": None, "fiscal_period": None, "as_of": p["as_of"]}, "rows"),
     "read/api/metrics (get_derived_metric)": ("read/api/metrics", lambda p: {
         "cik": p["cik"], "metric": "free_cash_flow", "fiscal_year": p["fiscal_year"], "fiscal_period": "FY",
         "as_of": None}, "rows"),
-    "agent/lineage": ("agent/lineage", lambda p: {"metric_ids": [p["metric_id"]], "cik": p["cik"],
-                                                   "concepts": p["lineage_concepts"]}, "rows"),
     "agent/computed_values": ("agent/computed_values", lambda p: {
         "cik": p["cik"], "concept": "revenue", "fy": p["fiscal_year"], "fp": "Q4"}, "rows"),
     "agent/reported_tags": ("agent/reported_tags", lambda p: {
@@ -156,7 +146,7 @@ def picks(con: duckdb.DuckDBPyConnection, runs: int, seed: int) -> list[dict]:
         sys.exit("the warehouse holds no facts")
     metric_ids = dict(con.execute("SELECT cik, arg_max(metric_id, known_from) FROM derived_metrics"
                                   " WHERE metric = 'free_cash_flow' GROUP BY cik").fetchall())
-    chain = con.execute(sql("agent/chain_concepts"), {"concept": "revenue"}).fetchone()[0]
+    chain = con.execute(sql("read/api/chain_concepts"), {"concept": "revenue"}).fetchone()[0]
     ciks = sorted({r[0] for r in rows})
     rnd = random.Random(seed)
     out = []
@@ -165,8 +155,8 @@ def picks(con: duckdb.DuckDBPyConnection, runs: int, seed: int) -> list[dict]:
         out.append({"cik": cik, "concept": concept, "unit": unit, "period_end": period_end,
                     "fiscal_year": fy, "as_of": known, "tag": f"{taxonomy}:{concept}", "accession": accession,
                     "metric_id": metric_ids.get(cik, ""), "ciks": [cik, rnd.choice(ciks)], "chain": chain})
-    for p in out:  # what get_derived_metric asks before agent/lineage
-        p["lineage_concepts"] = con.execute(sql("agent/lineage_concepts"),
+    for p in out:  # what get_derived_metric and lineage() ask before read/api/lineage
+        p["lineage_concepts"] = con.execute(sql("read/api/lineage_concepts"),
                                            {"metric_ids": [p["metric_id"]], "cik": p["cik"]}).fetchone()[0]
     return out
 

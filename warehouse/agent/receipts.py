@@ -37,6 +37,16 @@ def rows(con: duckdb.DuckDBPyConnection, query: str, params: Sequence | dict | N
     return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
 
 
+def newest_first(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Facts or fact versions (read/api/facts.sql, read/api/fact_versions.sql rows, in the notebook's
+    period order) as the tools list them: the latest period first (period end, then start,
+    descending; an instant first), then tag, unit and version number."""
+    found = sorted(found, key=lambda r: (r["taxonomy"], r["concept"], r["unit"], r.get("version_number", 0)))
+    found.sort(key=lambda r: (r["period_start"] is None, r["period_start"] or r["period_end"]), reverse=True)
+    found.sort(key=lambda r: r["period_end"], reverse=True)
+    return found
+
+
 def closest(name: str, choices: Sequence[str], n: int = 5) -> list[str]:
     """Closest names, case-insensitively (difflib), best first."""
     by_lower: dict[str, str] = {}

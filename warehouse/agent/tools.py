@@ -46,12 +46,14 @@ from warehouse.agent.receipts import (
     company,
     concept_kind,
     fiscal_period,
+    newest_first,
     receipt,
     resolution_error,
     rows,
     sec_url,
     years_available,
 )
+from warehouse.read.queries import lineage_params
 from warehouse.read.resolve import resolve
 from warehouse.schema.sql_files import sql
 from warehouse.schema.vocabulary import UnknownMetricError, metric_names, resolve_name
@@ -86,14 +88,14 @@ def get_facts(con: duckdb.DuckDBPyConnection, company_query: str, concept: str, 
         co = company(con, company_query)
         kind, name = concept_kind(con, concept, co.cik)
         fp, ts = _fp(fiscal_period), as_of_time(as_of)
-        params: dict[str, Any] = {"cik": co.cik, "fy": fiscal_year, "fp": fp, "as_of": ts}
         if kind == "standard":
             found = _standard_facts(con, co.cik, name, fiscal_year, fp, ts, MAX_ROWS + 1)
             facts = [FactValue(value=r["value"], receipt=receipt(
                 r, standard_concept=name, matched_tag=f"{r['taxonomy']}:{r['matched_tag']}",
                 tags_tried=list(r["tags_tried"] or []))) for r in found]
         else:
-            found = [r for r in rows(con, sql("agent/fact_versions"), {**params, "tags": [name]}) if r["is_latest"]]
+            found = newest_first(rows(con, sql("read/api/facts"), {  # the notebook's facts()
+                "cik": co.cik, "tags": [name], "fiscal_year": fiscal_year, "fiscal_period": fp, "as_of": ts}))
             facts = [FactValue(value=r["value"], receipt=receipt(r)) for r in found]
         if not facts:
             raise ToolFailure(_no_data(con, co.cik, kind, name, fiscal_year, fp, ts))
@@ -105,18 +107,21 @@ def get_facts(con: duckdb.DuckDBPyConnection, company_query: str, concept: str, 
 
 def _standard_facts(con: duckdb.DuckDBPyConnection, cik: int, concept: str, fy: int | None, fp: str | None,
                     ts: datetime | None, limit: int) -> list[dict[str, Any]]:
-    """A standard concept's values with receipts: now from the current rows (agent/standard_facts.sql),
-    at an earlier instant by ranking the versions public then (agent/standard_facts_as_of.sql)."""
-    params: dict[str, Any] = {"cik": cik, "concept": concept, "fy": fy, "fp": fp, "limit": limit,
+    """A standard concept's values with receipts, the notebook's standard_facts() rows: now from the
+    current rows (read/api/standard_facts_now.sql), at an earlier instant by ranking the versions
+    public then (read/api/standard_facts.sql); newest period first, at most ``limit``."""
+    params: dict[str, Any] = {"cik": cik, "concept": concept, "fiscal_year": fy, "fiscal_period": fp,
                               "chain_concepts": _chain_concepts(con, concept)}
-    if ts is None:
-        return rows(con, sql("agent/standard_facts"), params)
-    return rows(con, sql("agent/standard_facts_as_of"), {**params, "as_of": ts})
+    found = rows(con, sql("read/api/standard_facts_now"), params) if ts is None \
+        else rows(con, sql("read/api/standard_facts"), {**params, "as_of": ts})
+    found.sort(key=lambda r: (r["duration_class"], r["unit"]))
+    found.sort(key=lambda r: r["period_end"], reverse=True)  # stable: by period end, then class and unit
+    return found[:limit]
 
 
 def _chain_concepts(con: duckdb.DuckDBPyConnection, standard_concept: str) -> list[str]:
-    """The concepts a standard concept's chain reads (agent/standard_facts.sql filters on them)."""
-    return rows(con, sql("agent/chain_concepts"), {"concept": standard_concept})[0]["concepts"]
+    """The concepts a standard concept's chain reads (the standard-facts files filter on them)."""
+    return rows(con, sql("read/api/chain_concepts"), {"concept": standard_concept})[0]["concepts"]
 
 
 def _fp(value: str | None) -> str | None:
@@ -159,8 +164,8 @@ def get_fact_history(con: duckdb.DuckDBPyConnection, company_query: str, concept
             tags = sorted({f"{r['taxonomy']}:{r['matched_tag']}" for r in reported})
             keys = {(f"{r['taxonomy']}:{r['matched_tag']}", r["unit"], r["period_start"], r["period_end"])
                     for r in reported}
-        found = rows(con, sql("agent/fact_versions"),
-                     {"cik": co.cik, "tags": tags, "fy": fiscal_year, "fp": fp, "as_of": None})
+        found = newest_first(rows(con, sql("read/api/fact_versions"), {
+            "cik": co.cik, "tags": tags, "fiscal_year": fiscal_year, "fiscal_period": fp, "as_of": None}))
         if keys is not None:
             found = [r for r in found if (f"{r['taxonomy']}:{r['concept']}", r["unit"], r["period_start"],
                                           r["period_end"]) in keys]
@@ -213,8 +218,7 @@ def get_derived_metric(con: duckdb.DuckDBPyConnection, company_query: str, metri
                                                 + (f" as of {ts.isoformat()}" if ts else ""),
                                         suggestion="Pick one of fiscal_years_available."))
         ids = [r["metric_id"] for r in found]
-        concepts = rows(con, sql("agent/lineage_concepts"), {"metric_ids": ids, "cik": co.cik})[0]["concepts"]
-        edges = rows(con, sql("agent/lineage"), {"metric_ids": ids, "cik": co.cik, "concepts": concepts})
+        edges = rows(con, sql("read/api/lineage"), lineage_params(con, co.cik, ids))  # the notebook's lineage()
         metrics = []
         for r in found:
             lineage = [LineageEdge(role=e["role"], step=e["step"], standard_concept=e["standard_concept"],
@@ -282,7 +286,7 @@ def _since(value: str | date | None) -> date | None:
 
 def list_filings(con: duckdb.DuckDBPyConnection, company_query: str, form: str | None = None,
                  since: str | date | None = None) -> FilingsResult:
-    """The company's filings, newest first (form matches exactly or by base form: 10-K finds 10-K/A)."""
+    """The company's filings, newest first (form matches in any case, exactly or by base form: 10-K finds 10-K/A)."""
     try:
         co = company(con, company_query)
         found = rows(con, sql("read/api/filings"), {"cik": co.cik, "form": form, "since": _since(since),

@@ -62,6 +62,7 @@ from warehouse.agent.receipts import (
     FISCAL_PERIODS,
     closest,
     company_concepts,
+    newest_first,
     resolution_error,
     rows,
 )
@@ -393,8 +394,8 @@ class _Checker:
         else:
             near = closest(c.field, [*self.concepts, *self.company_concepts])
             return False, f"unknown field {c.field!r}" + (f"; closest: {', '.join(near)}" if near else "")
-        versions = [v for v in self._rows(sql("agent/fact_versions"),
-                                    {"cik": self.cik, "tags": tags, "fy": c.fiscalYear, "fp": fp, "as_of": None})
+        versions = [v for v in newest_first(self._rows(sql("read/api/fact_versions"), {
+                        "cik": self.cik, "tags": tags, "fiscal_year": c.fiscalYear, "fiscal_period": fp, "as_of": None}))
                     if v["duration_class"] in _PERIOD_DURATIONS[fp]]
         cited = [v for v in versions if v["accession"] == c.accession]
         if any(v["value"] == c.value for v in cited):

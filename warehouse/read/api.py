@@ -26,7 +26,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from warehouse.read.queries import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, QueryError, run_arrow
+from warehouse.read.queries import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, QueryError, lineage_params, run_arrow
 from warehouse.schema.sql_files import sql
 from warehouse.store.db import WarehouseError, close, connect, default_db_path, fetch_all
 from warehouse.store.publish import published_path_for
@@ -228,6 +228,17 @@ class Warehouse:
         return_names = sorted({c for _, c in pairs})
         raise UnknownNameError(f"concept for CIK {cik}", concept, _closest(name, return_names), hint)
 
+    def _tags(self, cik: int, concept: str | None) -> list[str] | None:
+        """The ``taxonomy:Concept`` tags of an XBRL concept this company reported (each taxonomy that has
+        it when none is named), as the MCP tools name tags; None: every concept."""
+        taxonomy, name = self._concept(cik, concept)
+        if name is None:
+            return None
+        if taxonomy is not None:
+            return [f"{taxonomy}:{name}"]
+        return self._column("SELECT DISTINCT taxonomy || ':' || concept FROM facts WHERE cik = ? AND concept = ?"
+                            " ORDER BY 1", [cik, name])
+
     def _name(self, name: str, *, concepts_only: bool = False) -> str:
         """A metric or standard concept by name or alias (warehouse.schema.vocabulary's rules)."""
         from warehouse.schema.vocabulary import UnknownMetricError, resolve_name
@@ -322,14 +333,14 @@ class Warehouse:
         warehouse.read.api.UnknownNameError: unknown concept for CIK 320193 'Revenue'; closest: Revenues, ...
         """
         cik = self.cik(company)
-        taxonomy, name = self._concept(cik, concept)
-        return self._sql(sql("read/api/facts"), {"cik": cik, "concept": name, "taxonomy": taxonomy, "as_of": _when(as_of),
-                                            "fiscal_year": fiscal_year, "fiscal_period": self._period(fiscal_period)})
+        return self._sql(sql("read/api/facts"), {"cik": cik, "tags": self._tags(cik, concept), "as_of": _when(as_of),
+                                                 "fiscal_year": fiscal_year, "fiscal_period": self._period(fiscal_period)})
 
     def fact_versions(self, company: int | str, concept: str | None = None, *, fiscal_year: int | None = None,
                       fiscal_period: str | None = None) -> pl.DataFrame:
         """Every published version of each fact, in publication order (restatements visible:
-        ``version_number``, ``versions``, ``prior_value``, ``changed_value``).
+        ``version_number``, ``versions``, ``prior_value``, ``changed_value``, ``restated``), the versions
+        the MCP tool get_fact_history lists (one file: read/api/fact_versions.sql).
 
         >>> wh = open_warehouse(path)
         >>> v = wh.fact_versions("AAPL", "SalesRevenueNet", fiscal_year=2009, fiscal_period="FY")
@@ -337,10 +348,9 @@ class Warehouse:
         [(1, Decimal('36537000000.0000000000'), '10-K', False), (2, Decimal('42905000000.0000000000'), '10-K/A', True), (3, Decimal('42905000000.0000000000'), '10-K', False), (4, Decimal('42905000000.0000000000'), '10-K', False)]
         """
         cik = self.cik(company)
-        taxonomy, name = self._concept(cik, concept)
-        return self._sql(sql("read/api/fact_versions"), {"cik": cik, "concept": name, "taxonomy": taxonomy,
-                                                    "fiscal_year": fiscal_year,
-                                                    "fiscal_period": self._period(fiscal_period)})
+        return self._sql(sql("read/api/fact_versions"), {"cik": cik, "tags": self._tags(cik, concept), "as_of": None,
+                                                         "fiscal_year": fiscal_year,
+                                                         "fiscal_period": self._period(fiscal_period)})
 
     def restatements(self, company: int | str, concept: str | None = None, *,
                      fiscal_year: int | None = None) -> pl.DataFrame:
@@ -361,6 +371,9 @@ class Warehouse:
                        fiscal_period: str | None = None) -> pl.DataFrame:
         """Standard concepts (``revenue``, ``net_income``, ...): the fallback chain applied per
         period, with ``matched_tag`` and ``tags_tried``; quarters may be derived (``derivation``).
+        Each row carries the receipt the MCP tool get_facts gives (the same files:
+        read/api/standard_facts_now.sql, read/api/standard_facts.sql with ``as_of``): the filing's
+        acceptance time and the matched tag's versions, restated, prior and first value.
 
         >>> wh = open_warehouse(path)
         >>> wh.standard_facts("NVDA", "revenue", fiscal_year=2024, fiscal_period="FY").select(
@@ -369,13 +382,13 @@ class Warehouse:
         """
         name = self._standard_concept(concept)
         params = {"cik": self.cik(company), "concept": name, "fiscal_year": fiscal_year,
-                  "fiscal_period": self._period(fiscal_period)}
+                  "fiscal_period": self._period(fiscal_period),
+                  "chain_concepts": self._column(sql("read/api/chain_concepts"), {"concept": name})[0]}
         when = _when(as_of)
         if when is None:  # the stored rows, by company: a file of its own, so the as-of computation is never planned
             found = self._sql(sql("read/api/standard_facts_now"), params)
         else:
-            chain = None if name is None else self._column(sql("agent/chain_concepts"), {"concept": name})[0]
-            found = self._sql(sql("read/api/standard_facts"), {**params, "chain_concepts": chain, "as_of": when})
+            found = self._sql(sql("read/api/standard_facts"), {**params, "as_of": when})
         if fiscal_year is not None and found.height == 0:
             self._known_fiscal_year(params["cik"], name, fiscal_year)
         return found
@@ -416,7 +429,10 @@ class Warehouse:
         >>> wh.lineage(fcf["metric_id"][0]).select("role", "accession").sort("role").rows()
         [('capital_expenditure', '0000320193-25-000079'), ('operating_cash_flow', '0000320193-25-000079')]
         """
-        frame = self._sql(sql("read/api/lineage"), {"metric_id": metric_id})
+        self._check_open()
+        prefix = metric_id.partition("-")[0] if isinstance(metric_id, str) else ""
+        cik = int(prefix, 16) if len(prefix) == 8 and all(c in "0123456789abcdef" for c in prefix) else None
+        frame = self._sql(sql("read/api/lineage"), lineage_params(self.con, cik, [metric_id]))
         if frame.is_empty() and not self._column("SELECT 1 FROM derived_metrics WHERE metric_id = ?", [metric_id]):
             raise UnknownNameError("metric_id", metric_id, [], "; take one from metrics()['metric_id']")
         return frame

@@ -340,3 +340,12 @@ def status_sections(con: duckdb.DuckDBPyConnection) -> list[tuple[str, Result]]:
     if rejected.rows:
         sections.append(("Rejected documents", rejected))
     return sections
+
+
+def lineage_params(con: duckdb.DuckDBPyConnection, cik: int | None, metric_ids: list[str]) -> dict[str, Any]:
+    """read/api/lineage.sql's parameters for some metric versions of one company (the notebook's
+    lineage() and the MCP tool get_derived_metric): with the concepts their edges cite
+    (read/api/lineage_concepts.sql), which the file filters the fact versions on."""
+    params: dict[str, Any] = {"cik": cik, "metric_ids": metric_ids}
+    found = con.execute(sql("read/api/lineage_concepts"), params).fetchone()
+    return {**params, "concepts": found[0] if found else []}

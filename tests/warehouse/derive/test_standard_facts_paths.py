@@ -92,7 +92,7 @@ def test_one_standard_concept_is_the_unrestricted_rows_of_it(con, ts):
     assert len(concepts) > 10
     cik = _ciks(con)[0 if ts == NOW else 1]  # (each pair plans four macros: one company per instant)
     for name in concepts:
-        chain = fetch_value(con, sql("agent/chain_concepts"), {"concept": name})
+        chain = fetch_value(con, sql("read/api/chain_concepts"), {"concept": name})
         restricted = f"SELECT * FROM company_standard_facts_as_of_only([{cik}], {ts}, $names, $chain)"
         whole = (f"SELECT * FROM company_standard_facts_as_of([{cik}], {ts})"
                  " WHERE list_contains($names, standard_concept)")
@@ -101,7 +101,7 @@ def test_one_standard_concept_is_the_unrestricted_rows_of_it(con, ts):
 
 def test_as_of_restricted_to_the_chain_reads_only_its_tags(con):
     cik = _ciks(con)[0]
-    chain = fetch_value(con, sql("agent/chain_concepts"), {"concept": "revenue"})
+    chain = fetch_value(con, sql("read/api/chain_concepts"), {"concept": "revenue"})
     scans = each_table_scan(con, f"SELECT * FROM company_standard_facts_as_of_only([{cik}], {MIDDLE}, ['revenue'], $chain)",
                             {"chain": chain})
     tags = fetch_value(con, "SELECT count(*) FROM facts WHERE cik = ? AND list_contains(?, concept)", [cik, chain])
@@ -242,7 +242,7 @@ def test_the_api_files_now_and_as_of_give_the_same_rows(con, concept):
     """warehouse/read/api.py reads api/standard_facts_now.sql (the stored rows) without as_of and
     api/standard_facts.sql (computed over the versions public then) with one: the same columns in the
     same order, and now the same rows as computing at the sentinel."""
-    chain = None if concept is None else fetch_value(con, sql("agent/chain_concepts"), {"concept": concept})
+    chain = None if concept is None else fetch_value(con, sql("read/api/chain_concepts"), {"concept": concept})
     for cik in _ciks(con)[:3]:
         base = {"cik": cik, "concept": concept, "fiscal_year": None, "fiscal_period": None}
         now = con.execute(sql("read/api/standard_facts_now"), base)

@@ -1,13 +1,12 @@
--- Timeline of DERIVED discrete quarters: Q2 = H1 - Q1, Q3 = 9M - H1, Q4 = FY - 9M, from the
--- year-to-date values of ONE tag (same tag, cik, unit, fiscal year and period_start), computed for
--- EVERY chain tag that reports both periods, so a quarter exists whenever any tag gives both (the
--- year may be reported under one tag and the nine months under another: NVIDIA FY2021). Of the
--- tags that give the quarter, the one the longer period's standard value matched wins (the year
--- and its parts line up), else chain order; the flag tag_differs_from_ytd_pick records the other
--- case. Additive currency/share-count flows only: never per-share values, ratios or instants. An
--- interval ends when a tagged discrete quarter ending on the same day becomes public.
+-- Timeline of DERIVED discrete quarters (the rule, said once: derived_quarter, Q2 = H1 - Q1,
+-- Q3 = 9M - H1, Q4 = FY - 9M from the year-to-date values of ONE tag, the pick among tags and its
+-- flag: derived_quarter_pick; the point-in-time standard facts call both too), computed for EVERY
+-- chain tag that reports both periods, so a quarter exists whenever any tag gives both (the year
+-- may be reported under one tag and the nine months under another: NVIDIA FY2021). Additive
+-- currency/share-count flows only: never per-share values, ratios or instants. An interval ends
+-- when a tagged discrete quarter ending on the same day becomes public.
 -- rows: one per (derived slot, valid_from).
--- reads: std_cand, std_rep, ytd_steps_one_quarter, subtractable_unit, lineage_edge
+-- reads: std_cand, std_rep, ytd_steps_one_quarter, derived_quarter, derived_quarter_pick, subtractable_unit, lineage_edge
 -- creates: std_der
 CREATE OR REPLACE TEMP TABLE std_der AS
 WITH tagv AS (  -- each tag's value runs in each slot, [valid_from, valid_to)
@@ -25,7 +24,8 @@ keys AS (
 ),
 pairs AS (
     SELECT l.slot AS l_slot, s.slot AS s_slot, l.taxonomy, l.concept,
-           hash(l.cik, l.standard_concept, l.unit, CAST(s.period_end + INTERVAL 1 DAY AS DATE), l.period_end) AS dslot
+           hash(l.cik, l.standard_concept, l.unit,
+                derived_quarter(l.duration_class, l.period_end, NULL, s.period_end, NULL).period_start, l.period_end) AS dslot
     FROM keys l
     JOIN keys s
       ON s.cik = l.cik AND s.standard_concept = l.standard_concept AND s.unit = l.unit
@@ -48,24 +48,20 @@ ev_l AS MATERIALIZED (
     JOIN tagv l ON l.slot = ev.l_slot AND l.taxonomy = ev.taxonomy AND l.concept = ev.concept
                AND l.valid_from <= ev.t AND ev.t < coalesce(l.valid_to, TIMESTAMP 'infinity')
 ),
-combo AS (  -- one tag's derived quarter, valid over [t, t_next)
-    SELECT l.t, l.t_next, l.dslot, l.slot AS l_slot, l.cik, l.standard_concept, l.chain_rank, l.scope,
-           l.taxonomy,
-           l.concept, l.unit, CAST(s.period_end + INTERVAL 1 DAY AS DATE) AS period_start, l.period_end,
-           l.value - s.value AS value, l.accession, l.revision, l.form, l.filed, l.fiscal_year,
-           CASE l.duration_class WHEN 'six_months' THEN 'Q2' WHEN 'nine_months' THEN 'Q3' ELSE 'Q4' END
-               AS fiscal_period,
-           CAST(l.period_end - s.period_end - 1 AS INTEGER) AS duration_days,
-           'derived_' || lower(CASE l.duration_class WHEN 'six_months' THEN 'Q2' WHEN 'nine_months' THEN 'Q3'
-                                                     ELSE 'Q4' END) AS derivation,
-           s.accession AS s_accession, s.revision AS s_revision,
-           -- the two input fact versions' other fields (their lineage edges are built for the picked rows only)
-           l.period_start AS l_period_start, l.value AS l_value, l.known_from AS l_known_from,
-           s.period_start AS s_period_start, s.period_end AS s_period_end, s.value AS s_value,
-           s.known_from AS s_known_from
-    FROM ev_l l
-    JOIN tagv s ON s.slot = l.s_slot AND s.taxonomy = l.taxonomy AND s.concept = l.concept
-               AND s.valid_from <= l.t AND l.t < coalesce(s.valid_to, TIMESTAMP 'infinity')
+combo AS (  -- one tag's derived quarter (derived_quarter), valid over [t, t_next)
+    SELECT * EXCLUDE (q), q.period_start, q.value, q.fiscal_period, q.duration_days, q.derivation
+    FROM (
+        SELECT l.t, l.t_next, l.dslot, l.slot AS l_slot, l.cik, l.standard_concept, l.chain_rank, l.scope,
+               l.taxonomy, l.concept, l.unit, l.period_end, l.accession, l.revision, l.form, l.filed, l.fiscal_year,
+               derived_quarter(l.duration_class, l.period_end, l.value, s.period_end, s.value) AS q,
+               s.accession AS s_accession, s.revision AS s_revision,
+               -- the two input fact versions' other fields (their lineage edges are built for the picked rows only)
+               l.period_start AS l_period_start, l.value AS l_value, l.known_from AS l_known_from,
+               s.period_start AS s_period_start, s.period_end AS s_period_end, s.value AS s_value,
+               s.known_from AS s_known_from
+        FROM ev_l l
+        JOIN tagv s ON s.slot = l.s_slot AND s.taxonomy = l.taxonomy AND s.concept = l.concept
+                   AND s.valid_from <= l.t AND l.t < coalesce(s.valid_to, TIMESTAMP 'infinity'))
 ),
 dev AS (  -- every moment any tag's derivation, or the longer period's pick, changed
     SELECT DISTINCT dslot, t FROM combo
@@ -82,9 +78,11 @@ with_year AS (
     FROM at_t a
     LEFT JOIN std_rep r ON r.slot = a.l_slot AND r.valid_from <= a.moment AND a.moment < coalesce(r.valid_to, TIMESTAMP 'infinity')
 ),
-picked AS (
+picked AS (  -- the answer among the tags' derivations at each moment (derived_quarter_pick: least key)
     SELECT * FROM with_year
-    QUALIFY row_number() OVER (PARTITION BY dslot, moment ORDER BY same_tag_as_ytd DESC, chain_rank, taxonomy, concept) = 1
+    QUALIFY row_number() OVER (PARTITION BY dslot, moment
+                               ORDER BY derived_quarter_pick(same_tag_as_ytd, chain_rank, taxonomy, concept,
+                                                             l_period_start).key) = 1
 ),
 changes AS (
     SELECT *, lead(moment) OVER (PARTITION BY dslot ORDER BY moment) AS next_at
@@ -107,7 +105,7 @@ SELECT c.* EXCLUDE (moment, next_at, dslot, l_slot, s_accession, s_revision, sam
                      c.s_period_end, c.s_accession, c.s_revision, c.s_value, c.s_known_from, NULL)] AS raw_inputs,
        c.dslot AS slot,
        'quarter' AS duration_class,
-       CASE WHEN c.same_tag_as_ytd THEN CAST([] AS VARCHAR[]) ELSE ['tag_differs_from_ytd_pick'] END AS flags,
+       derived_quarter_pick(c.same_tag_as_ytd, c.chain_rank, c.taxonomy, c.concept, c.l_period_start).flags AS flags,
        c.moment AS valid_from,
        CASE WHEN g.first_tagged IS NULL THEN c.next_at
             WHEN c.next_at IS NULL THEN g.first_tagged

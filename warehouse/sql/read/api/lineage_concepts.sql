@@ -1,5 +1,5 @@
--- Agent tools: the concepts the input edges of some derived metrics ($metric_ids) of one company
--- ($cik) cite, for agent/lineage.sql's filter. Reads metric_lineage by company (its cik: zone maps
+-- The concepts the input edges of some derived metrics ($metric_ids) of one company
+-- ($cik) cite, for read/api/lineage.sql's filter. Reads metric_lineage by company (its cik: zone maps
 -- skip other companies' row groups; no index on metric_id). Grain: one list.
 -- reads: concepts, metric_lineage
 SELECT coalesce(list(DISTINCT concept ORDER BY concept), []) AS concepts
