@@ -182,3 +182,17 @@ def test_one_mcp_session_over_stdio_lists_the_notebooks_filings(agent_db, wh):
     notebook = wh.filings("NVDA", form="10-k", since="2018-01-01")
     assert notebook.height > 0
     assert [f["accession"] for f in answer["filings"]] == notebook["accession"].to_list()
+
+
+@pytest.mark.parametrize("as_of", ["2010-02-01 00:00:00", "2019-06-30 00:00:00"])
+def test_the_as_of_facts_are_what_facts_as_of_says(con, as_of):
+    """read/api/facts.sql reads an instant's facts as the latest of facts_ranked_as_of (the tools'
+    rule; the notebook read facts_as_of): every key's value, accession and known_from the same."""
+    key = "cik, taxonomy, concept, unit, period_start, period_end, value, accession, form, filed, known_from"
+    for cik in (320193, 1045810):
+        ranked = f"SELECT {key} FROM facts_ranked_as_of(CAST($ts AS TIMESTAMP)) WHERE cik = $cik AND version_number = versions"
+        as_of_rows = f"SELECT {key} FROM facts_as_of(CAST($ts AS TIMESTAMP)) WHERE cik = $cik"
+        params = {"ts": as_of, "cik": cik}
+        assert con.execute(f"SELECT count(*) FROM ({as_of_rows})", params).fetchone()[0] > 1000
+        for a, b in ((ranked, as_of_rows), (as_of_rows, ranked)):
+            assert con.execute(f"SELECT count(*) FROM ({a} EXCEPT ALL {b})", params).fetchone()[0] == 0
