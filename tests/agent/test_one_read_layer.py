@@ -193,6 +193,6 @@ def test_the_as_of_facts_are_what_facts_as_of_says(con, as_of):
         ranked = f"SELECT {key} FROM facts_ranked_as_of(CAST($ts AS TIMESTAMP)) WHERE cik = $cik AND version_number = versions"
         as_of_rows = f"SELECT {key} FROM facts_as_of(CAST($ts AS TIMESTAMP)) WHERE cik = $cik"
         params = {"ts": as_of, "cik": cik}
-        assert con.execute(f"SELECT count(*) FROM ({as_of_rows})", params).fetchone()[0] > 1000
+        assert con.execute(f"SELECT count(*) FROM ({as_of_rows})", params).fetchone()[0] > 100
         for a, b in ((ranked, as_of_rows), (as_of_rows, ranked)):
             assert con.execute(f"SELECT count(*) FROM ({a} EXCEPT ALL {b})", params).fetchone()[0] == 0

@@ -225,14 +225,22 @@ def test_changed_rules_or_chains_recompute_the_stored_rows(tmp_path, monkeypatch
 
 
 def test_now_readers_read_the_stored_rows(con):
-    """The "now" queries read standard_facts_rows by company, never the facts or the current facts."""
+    """The "now" queries read standard_facts_rows by company, never the facts or (but for the receipt
+    of the notebook's and the tools' file: the chain tags' current rows of that company) the current facts."""
     cik = _ciks(con)[0]
+    chain = fetch_value(con, sql("read/api/chain_concepts"), {"concept": "revenue"})
+    receipt = table_scans(con, sql("read/api/standard_facts_now"), {
+        "cik": cik, "concept": "revenue", "fiscal_year": None, "fiscal_period": None, "chain_concepts": chain})
+    assert 0 < receipt["facts_current_rows"][1] <= fetch_value(
+        con, "SELECT count(*) FROM facts_current_rows WHERE cik = ? AND list_contains(?, concept)", [cik, chain])
     for name, params in (
-            ("read/api/standard_facts_now", {"cik": cik, "concept": "revenue", "fiscal_year": None, "fiscal_period": None}),
+            ("read/api/standard_facts_now", {"cik": cik, "concept": "revenue", "fiscal_year": None, "fiscal_period": None,
+                                             "chain_concepts": chain}),
             ("agent/computed_values", {"cik": cik, "concept": "revenue", "fy": 2020, "fp": "Q4"}),
             ("read/standard/compare_concept", {"name": "revenue", "ciks": [cik], "fy": 2020, "fp": "FY"})):
         scans = table_scans(con, sql(name), params)
-        assert "standard_facts_rows" in scans and "facts" not in scans and "facts_current_rows" not in scans, name
+        assert "standard_facts_rows" in scans and "facts" not in scans, name
+        assert "facts_current_rows" not in scans or name == "read/api/standard_facts_now", name
         assert scans["standard_facts_rows"][1] <= fetch_value(
             con, "SELECT count(*) FROM standard_facts_rows WHERE cik = ?", [cik]), name
 
@@ -242,12 +250,12 @@ def test_the_api_files_now_and_as_of_give_the_same_rows(con, concept):
     """warehouse/read/api.py reads api/standard_facts_now.sql (the stored rows) without as_of and
     api/standard_facts.sql (computed over the versions public then) with one: the same columns in the
     same order, and now the same rows as computing at the sentinel."""
-    chain = None if concept is None else fetch_value(con, sql("read/api/chain_concepts"), {"concept": concept})
+    chain = fetch_value(con, sql("read/api/chain_concepts"), {"concept": concept})  # None: every chain's
     for cik in _ciks(con)[:3]:
-        base = {"cik": cik, "concept": concept, "fiscal_year": None, "fiscal_period": None}
+        base = {"cik": cik, "concept": concept, "fiscal_year": None, "fiscal_period": None, "chain_concepts": chain}
         now = con.execute(sql("read/api/standard_facts_now"), base)
         cols = [d[0] for d in now.description]
         stored = now.fetchall()
-        computed = con.execute(sql("read/api/standard_facts"), {**base, "chain_concepts": chain, "as_of": None})
+        computed = con.execute(sql("read/api/standard_facts"), {**base, "as_of": None})
         assert [d[0] for d in computed.description] == cols
         assert stored and stored == computed.fetchall(), (cik, concept)
