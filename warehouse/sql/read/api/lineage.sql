@@ -6,7 +6,7 @@
 -- version of every company. metric_lineage is read by its company (cik: zone maps skip other
 -- companies' row groups; the table has no index on metric_id; a metric id starts with its company's
 -- CIK in hex).
--- reads: companies, derived_metrics, fact_versions, filings, metric_lineage
+-- reads: companies, concepts, derived_metrics, fact_versions, filings, metric_lineage
 -- grain: metric_id, role, step
 SELECT l.metric_id, l.role, l.step, l.standard_concept, l.derivation, l.taxonomy, l.concept, l.unit,
        l.period_start, l.period_end, l.accession, l.revision, l.value, l.known_from, l.input_metric_id,
