@@ -101,15 +101,32 @@ class Owner:
 
 
 @dataclass(frozen=True)
-class Transaction:
-    """One transaction line of the non-derivative (Table I) or derivative (Table II) table."""
+class _Line:
+    """What a transaction line and a holding line of either table both carry (``_common`` reads most)."""
 
     table_kind: str  # 'non_derivative' | 'derivative'
     line_number: int
     security_title: str | None
+    transaction_form_type: str | None
+    shares_owned_following: Decimal | None
+    value_owned_following: Decimal | None
+    direct_indirect: str | None
+    nature_of_ownership: str | None
+    conversion_or_exercise_price: Decimal | None
+    exercise_date: date | None
+    expiration_date: date | None
+    underlying_security_title: str | None
+    underlying_shares: Decimal | None
+    underlying_value: Decimal | None
+    footnote_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Transaction(_Line):
+    """One transaction line of the non-derivative (Table I) or derivative (Table II) table."""
+
     transaction_date: date | None
     deemed_execution_date: date | None
-    transaction_form_type: str | None
     transaction_code: str | None
     equity_swap_involved: bool | None
     transaction_timeliness: str | None
@@ -117,41 +134,14 @@ class Transaction:
     total_value: Decimal | None
     price_per_share: Decimal | None
     acquired_disposed: str | None
-    shares_owned_following: Decimal | None
-    value_owned_following: Decimal | None
-    direct_indirect: str | None
-    nature_of_ownership: str | None
-    conversion_or_exercise_price: Decimal | None
-    exercise_date: date | None
-    expiration_date: date | None
-    underlying_security_title: str | None
-    underlying_shares: Decimal | None
-    underlying_value: Decimal | None
     price_is_weighted_average: bool
     price_range_low: Decimal | None
     price_range_high: Decimal | None
-    footnote_ids: tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class Holding:
+class Holding(_Line):
     """One holding line (nonDerivativeHolding / derivativeHolding): a position, no transaction."""
-
-    table_kind: str
-    line_number: int
-    security_title: str | None
-    transaction_form_type: str | None
-    shares_owned_following: Decimal | None
-    value_owned_following: Decimal | None
-    direct_indirect: str | None
-    nature_of_ownership: str | None
-    conversion_or_exercise_price: Decimal | None
-    exercise_date: date | None
-    expiration_date: date | None
-    underlying_security_title: str | None
-    underlying_shares: Decimal | None
-    underlying_value: Decimal | None
-    footnote_ids: tuple[str, ...]
 
 
 @dataclass(frozen=True)
