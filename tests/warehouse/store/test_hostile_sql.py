@@ -131,6 +131,7 @@ def cli(db: Path, *args: str) -> subprocess.CompletedProcess:
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow  # runs the CLI as a process (5.8 s CPU of make check's fast set)
 def test_the_destroying_copy_and_the_logging_call_through_a_real_cli(tmp_path):
     """`sql "COPY (SELECT 'pwned' AS x) TO 'edgar.duckdb' (FORMAT csv, USE_TMP_FILE false)"` truncated the
     published file to 8 bytes and exited 0; `COPY ... TO '<db>.wal'` created the WAL."""
