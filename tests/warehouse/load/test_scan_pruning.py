@@ -10,13 +10,8 @@ company by company, so a company's rows sit in a few row groups.
 
 from __future__ import annotations
 
-import pytest
-
 from helpers import each_table_scan, table_scans
 from warehouse.store.db import fetch_all, fetch_value
-
-# builds a warehouse of many row groups: 13 s CPU, about a twentieth of what make check may spend
-pytestmark = pytest.mark.slow
 
 ROW_GROUP = 122_880  # DuckDB's rows per row group: a row's group is its rowid // ROW_GROUP
 
