@@ -61,12 +61,12 @@ def store_standard_facts(con: duckdb.DuckDBPyConnection, ciks: Iterable[int]) ->
 
 def derive_batch(con: duckdb.DuckDBPyConnection, *, load_id: str, ciks: Iterable[int],
                  document_ids: Iterable[int], restated: Iterable[int], check: bool,
-                 current: Iterable[int] | None = None) -> dict[str, int]:
+                 current: Iterable[int] | None = None, check_totals: bool = True) -> dict[str, int]:
     """Metrics (and, when ``check``, the checks) of ``ciks`` for the batch ``load_id`` that loaded
     ``document_ids``; ``restated``: companies whose stored facts changed fiscal year or filing date;
     ``current``: companies whose current facts the batch recomputed (default ``ciks``), whose stored
-    standard facts are recomputed. Returns the counts of new rows: derived_metrics, metric_lineage,
-    check_results (failing checks)."""
+    standard facts are recomputed; ``check_totals``: see ``run_checks(totals=...)``. Returns the counts
+    of new rows: derived_metrics, metric_lineage, check_results (failing checks)."""
     from warehouse.derive.checks import run_checks
     from warehouse.derive.metrics import refresh_metrics
 
@@ -82,5 +82,5 @@ def derive_batch(con: duckdb.DuckDBPyConnection, *, load_id: str, ciks: Iterable
         refreshed = refresh_metrics(con, load_id, ciks=cik_list, stage_checks=check)
         counts.update({k: refreshed[k] for k in ("derived_metrics", "metric_lineage")})
         if check:
-            counts["check_results"] = len(run_checks(con, load_id, ciks=cik_list, staged=True))
+            counts["check_results"] = len(run_checks(con, load_id, ciks=cik_list, staged=True, totals=check_totals))
     return counts

@@ -25,13 +25,15 @@ def _stage_for(con: duckdb.DuckDBPyConnection, ciks: list[int]) -> None:
 
 
 def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int] | None = None, *,
-               staged: bool = False) -> dict[str, int]:
+               staged: bool = False, totals: bool = True) -> dict[str, int]:
     """Run every check over ``ciks`` (default: the companies whose facts ``load_id`` inserted): their
     findings replace the ones this run stored for them before (check_company_results; another batch
     of the same run keeps its companies' findings), and check_results holds each check's total over
     every company the run checked, with the five most severe rows of all.
     ``staged``: the metrics refresh of the same companies left their current standard values in
     ``check_facts`` (``refresh_metrics(..., stage_checks=True)``); else they are computed here.
+    ``totals=False`` leaves check_results to ``store_check_totals`` at the end of the run (on the lake,
+    where rewriting the run's totals in every batch would make it conflict with every other writer).
     Returns check name -> offending row count of the run so far."""
     cik_list = sorted({int(c) for c in ciks}) if ciks is not None else ciks_of_load(con, load_id)
     results: dict[str, int] = {}
@@ -48,15 +50,33 @@ def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int]
             company_results = sql("derive/check_store/company_results")
             head, _, tail = company_results.partition("{check_sql}")  # the check's own SQL text, not a value
             con.execute(head + step.text + tail, params)
-            con.execute(sql("derive/check_store/forget_result"), params)
-            con.execute(sql("derive/check_store/results"), params)
-            n = fetch_value(con, "SELECT offending_rows FROM check_results WHERE load_id = ? AND check_name = ?",
-                            [load_id, name])
+            if totals:
+                _store_total(con, params)
+                n = fetch_value(con, "SELECT offending_rows FROM check_results WHERE load_id = ? AND check_name = ?",
+                                [load_id, name])
+            else:
+                n = fetch_value(con, "SELECT sum(offending_rows) FROM check_company_results WHERE load_id = ?"
+                                     " AND check_name = ?", [load_id, name])
         except duckdb.Error as exc:
             raise MetricsError(f"check {name} failed: {exc}") from exc
         results[name] = int(n or 0)
     con.execute("DROP TABLE IF EXISTS check_facts")
     return results
+
+
+def _store_total(con: duckdb.DuckDBPyConnection, params: dict) -> None:
+    con.execute(sql("derive/check_store/forget_result"), params)
+    con.execute(sql("derive/check_store/results"), params)
+
+
+def store_check_totals(con: duckdb.DuckDBPyConnection, load_id: str) -> None:
+    """check_results of run ``load_id`` from its companies' findings (what ``run_checks`` stores
+    after each batch unless ``totals=False``)."""
+    for step in folder_steps("derive/checks"):
+        try:
+            _store_total(con, {"load_id": load_id, "check_name": step.name.rsplit("/", 1)[1]})
+        except duckdb.Error as exc:
+            raise MetricsError(f"check totals of {step.name} failed: {exc}") from exc
 
 
 def run_check(con: duckdb.DuckDBPyConnection, name: str) -> list[dict]:

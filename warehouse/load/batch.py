@@ -13,6 +13,7 @@ to raise (``EDGAR_WAREHOUSE_MEMORY_LIMIT``): one large document never loses the 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import platform
 import uuid
@@ -32,8 +33,11 @@ from warehouse.schema.sql_files import sql
 from warehouse.schema.stored_tables import keep
 from warehouse.store.db import fetch_all, fetch_value, out_of_memory, transaction, unregister
 from warehouse.store.killpoints import kill_point
-from warehouse.store.lake import CONFLICT_RETRIES, conflict_pause, is_conflict, retry_on_conflict
+from warehouse.store.lake import CONFLICT_RETRIES, conflict_pause, is_conflict, is_lake, retry_on_conflict
+from warehouse.store.lake_writers import add_run_batch, claim, release, reserve_ids, run_totals
 from warehouse.store.raw_payloads import RawDir, RawWriter
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,7 @@ class BatchReport:
     ciks: set[int] = field(default_factory=set)  # companies whose facts or filings this batch changed
     restated: set[int] = field(default_factory=set)  # ... whose stored facts' fiscal year or filing changed
     document_ids: set[int] = field(default_factory=set)  # source documents this batch loaded
+    conflicts: int = 0  # DuckLake commit conflicts this batch was redone after
 
     def add(self, other: BatchReport) -> None:
         """Add another batch of the same run to these totals (the worst status wins)."""
@@ -127,17 +132,22 @@ _DOCUMENT_COLUMNS = (
 
 
 class _DocumentRows:
-    """The source_documents rows of one batch attempt: ids max + 1 read once, then counted up; the
-    rows written together by ``flush`` (one INSERT from Arrow) at the end of the batch's loading
-    (no loader reads source_documents).
+    """The source_documents rows of one batch attempt: ids counted up from max + 1 (the DuckDB file's
+    one writer, inside the batch's transaction) or from the first of the block the batch reserved on
+    the lake (``lake_writers.reserve_ids``: ``ids`` is (first, how many)); the rows written together by
+    ``flush`` (one INSERT from Arrow) at the end of the batch's loading (no loader reads source_documents).
 
-    Ids are assigned here (the one writer, inside the batch's transaction), not by the column's
-    sequence default: the same statements then run on DuckLake, which has no sequences. Rows are not
-    inserted one statement each: the Python binding converts each parameter (~0.3 ms), so an INSERT
-    of 18 parameters cost ~5 ms per document (0.54 s of a 10x bootstrap's 80 documents)."""
+    Ids are assigned here, not by the column's sequence default: the same statements then run on
+    DuckLake, which has no sequences. Rows are not inserted one statement each: the Python binding
+    converts each parameter (~0.3 ms), so an INSERT of 18 parameters cost ~5 ms per document (0.54 s of
+    a 10x bootstrap's 80 documents)."""
 
-    def __init__(self, con):
-        self.next = int(fetch_value(con, "SELECT coalesce(max(source_document_id), 0) + 1 FROM source_documents"))
+    def __init__(self, con, ids: tuple[int, int] | None = None):
+        if ids is None:
+            self.next = int(fetch_value(con, "SELECT coalesce(max(source_document_id), 0) + 1 FROM source_documents"))
+            self.end: int | None = None
+        else:
+            self.next, self.end = ids[0], ids[0] + ids[1]
         self.rows: list[tuple] = []
 
     def add(self, doc: Document, *, kind: str, load_id: str, status: str, reason: str | None,
@@ -152,6 +162,8 @@ class _DocumentRows:
 
     def flush(self, con) -> None:
         """INSERT the rows added since the last flush, in one statement."""
+        if self.end is not None and self.next > self.end:  # a bug, not the document's fault: fail the batch
+            raise AssertionError(f"the batch recorded {len(self.rows)} source documents, more than the ids it reserved")
         if not self.rows:
             return
         import pyarrow as pa
@@ -230,6 +242,7 @@ def reconcile_interrupted(con: duckdb.DuckDBPyConnection) -> list[str]:
     def close_them() -> None:
         with transaction(con):
             for lid, pid in gone:
+                fold_run_batches(con, lid)
                 con.execute(sql("load/runs/close_interrupted"),
                             [f"interrupted: process {pid} on {host} ended before finishing the run", lid])
     retry_on_conflict(close_them)
@@ -254,6 +267,24 @@ def start_run(con: duckdb.DuckDBPyConnection, *, command: str, flow_run_id: str 
     return load_id
 
 
+def fold_run_batches(con: duckdb.DuckDBPyConnection, load_id: str) -> None:
+    """On the lake: write the totals its batches appended (``lake_writers.run_totals``) into the run's
+    ``load_runs`` row, and its check totals when its batches ran checks (the DuckDB file's batches
+    wrote both themselves: nothing to do)."""
+    if not is_lake(con):
+        return
+    loaded, unchanged, rejected, counts, error = run_totals(con, load_id)
+    if counts is None:
+        return
+    if json.loads(counts).get("check_results"):
+        from warehouse.derive.checks import store_check_totals
+
+        store_check_totals(con, load_id)
+    con.execute("UPDATE load_runs SET documents_loaded = ?, documents_unchanged = ?, documents_rejected = ?,"
+                " row_counts = ?, error = coalesce(?, error) WHERE load_id = ?",
+                [loaded, unchanged, rejected, counts, error, load_id])
+
+
 def run_status(run: BatchReport, *, not_fetched: int = 0, error: str | None = None) -> str:
     """failed: nothing reached the warehouse and something went wrong (an error, or every document
     failed to be fetched); partial: documents rejected or not fetched, or an error after some
@@ -272,6 +303,7 @@ def finish_run(con: duckdb.DuckDBPyConnection, run: BatchReport, *, not_fetched:
 
     def record() -> None:
         with transaction(con):
+            fold_run_batches(con, run.load_id)
             con.execute("UPDATE load_runs SET status = ?, finished_at = ?, documents_not_fetched = ?,"
                         " error = coalesce(?, error) WHERE load_id = ?",
                         [status, utcnow(), not_fetched, error, run.load_id])
@@ -288,6 +320,11 @@ def _write_run(con, report: BatchReport, *, command: str, flow_run_id: str | Non
         # A run of several batches: add this batch to the run's totals; the worst status wins, and
         # a run recorded as running stays running until finish_run.
         old_status, old_counts, old_error = previous[0]
+        if old_status == RUNNING and is_lake(con):  # an insert: concurrent batches do not conflict on load_runs
+            add_run_batch(con, report.load_id, loaded=report.loaded, unchanged=report.unchanged,
+                          rejected=len(report.rejected), row_counts=report.row_counts, error=error,
+                          conflicts=report.conflicts)
+            return
         totals = Counter(json.loads(old_counts) if old_counts else {})
         totals.update(report.row_counts)
         status = old_status if old_status == RUNNING else max(old_status, report.status, key=STATUS_RANK.index)
@@ -321,20 +358,107 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
     started_at = utcnow()
     pending = sorted(items, key=_order)
     deferred: list[Item] = []  # loaded alone after this batch commits (DuckDB ran out of memory)
+    turn = _LakeTurn.take(con, pending, load_id) if is_lake(con) else None
+    try:
+        report = _attempts(con, pending, deferred, turn, raw_dir=raw_dir, command=command, load_id=load_id,
+                           flow_run_id=flow_run_id, derive=derive, started_at=started_at)
+    finally:
+        if turn is not None:
+            release(con, turn.owner)
+    for item in deferred:  # each a batch of its own, after this one committed
+        report.add(load_batch(con, [item], raw_dir=raw_dir, command=command, load_id=load_id,
+                              flow_run_id=flow_run_id, derive=derive))
+    return report
+
+
+@dataclass(frozen=True)
+class _LakeTurn:
+    """A batch's turn on the lake (``warehouse.store.lake_writers``): its claim (``owner``), its block of
+    source_document ids (first, how many) and the shared rows claimed for its documents (sha256 ->
+    {row count name: rows}).
+
+    A batch claims its companies when each of its records' loaders writes its company's rows only
+    (``RecordLoader.shared``) and none of those companies has facts yet: it then only inserts, so it
+    commits beside every other such batch. Any other batch (a kind that writes shared rows, or a
+    company loaded again, whose rows it updates: DuckLake would make it conflict with every concurrent
+    insert into the same tables) claims the whole lake and runs alone: it waits instead of being redone."""
+
+    owner: str
+    ids: tuple[int, int]
+    shared: dict[str, Counter]
+    running: bool  # a batch of a started run: its totals are written by finish_run
+
+    @classmethod
+    def take(cls, con, pending: list[Item], load_id: str) -> _LakeTurn:
+        from warehouse.load.kinds import LOADERS
+
+        parsed = [it for it in pending if isinstance(it, Parsed)]
+        specs = [LOADERS.get(type(it.record)) for it in parsed]
+        ciks = sorted({c for it in parsed if (c := _storable_cik(getattr(it.record, "cik", None))) is not None})
+        own = all(spec is not None and spec.shared is not None for spec in specs) and not _stored(con, ciks)
+        owner = claim(con, ciks if own else None)
+        if own and _stored(con, ciks):  # another writer stored one of them meanwhile
+            release(con, owner)
+            own, owner = False, claim(con, None)
+        try:
+            loaded_before = _already_loaded(con, pending)
+            seen: set[tuple[str, str]] = set()
+            fresh: list[Parsed] = []
+            for it in pending:
+                key = (_record_kind(it), it.doc.sha256)
+                if isinstance(it, Parsed) and key not in seen and key not in loaded_before:
+                    seen.add(key)
+                    fresh.append(it)
+            needed = len(fresh) + sum(isinstance(it, Rejected) for it in pending)
+            shared: dict[str, Counter] = {}
+            if own and fresh:
+                def claim_shared() -> None:
+                    shared.clear()
+                    with transaction(con):
+                        for spec in {LOADERS[type(it.record)] for it in fresh}:
+                            mine = [it for it in fresh if LOADERS[type(it.record)] is spec]
+                            for it, n in zip(mine, spec.shared(con, [it.record for it in mine]), strict=True):
+                                shared.setdefault(it.doc.sha256, Counter())[spec.shared_count] += n
+                retry_on_conflict(claim_shared)
+            running = fetch_all(con, "SELECT status FROM load_runs WHERE load_id = ?", [load_id]) == [(RUNNING,)]
+            return cls(owner, (reserve_ids(con, needed), needed), shared, running)
+        except BaseException:
+            release(con, owner)
+            raise
+
+    def count_shared(self, report: BatchReport, pending: Sequence[Item]) -> None:
+        """Add the shared rows claimed for the documents this attempt loaded to its row counts."""
+        for sha256 in {it.doc.sha256 for it in pending if isinstance(it, Parsed)} & self.shared.keys():
+            report.row_counts.update(self.shared[sha256])
+
+
+def _stored(con, ciks: list[int]) -> bool:
+    """Whether any of ``ciks`` has facts stored."""
+    return bool(ciks) and bool(fetch_all(
+        con, "SELECT 1 FROM facts WHERE cik BETWEEN list_min($c) AND list_max($c) AND list_contains($c, cik) LIMIT 1",
+        {"c": ciks}))
+
+
+def _attempts(con, pending: list[Item], deferred: list[Item], turn: _LakeTurn | None, *, raw_dir: RawDir,
+              command: str, load_id: str, flow_run_id: str | None, derive: bool, started_at) -> BatchReport:
+    """load_batch's attempts: again after a rejected document or a conflict, in pieces after running
+    out of memory (``deferred``); returns the committed attempt's report."""
     conflicts = 0
     together = True  # records of several companies stored by one call (Kind.many)
     for _attempt in range(2 * len(pending) + 2 + CONFLICT_RETRIES):
-        report = BatchReport(load_id=load_id)
+        report = BatchReport(load_id=load_id, conflicts=conflicts)
         try:
-            with transaction(con):
-                _load_items(con, pending, report, raw_dir, together)
+            with transaction(con, serialise=turn is None):  # on the lake the claims keep batches apart
+                _load_items(con, pending, report, raw_dir, together, turn.ids if turn else None)
+                if turn is not None:
+                    turn.count_shared(report, pending)
                 current = refresh_current_facts(con, report)
-                if derive:
-                    _derive(con, report, current)
+                if derive:  # a lake run's check totals are written once, by finish_run (fold_run_batches)
+                    _derive(con, report, current, check_totals=turn is None or not turn.running)
                 report.status = "partial" if report.rejected else "succeeded"
                 _write_run(con, report, command=command, flow_run_id=flow_run_id, started_at=started_at)
                 kill_point("before_commit")
-            break
+            return report
         except _LoaderRejected as bad:
             pending = [Rejected(it.doc, bad.error, _record_kind(it)) if it is bad.item else it for it in pending]
         except _TogetherFailed:
@@ -343,6 +467,8 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
             if is_conflict(exc) and conflicts < CONFLICT_RETRIES:
                 # DuckLake: another writer committed first; the batch was rolled back: do it again
                 conflicts += 1
+                log.warning("batch of %d documents redone after a DuckLake commit conflict (%d): %s", len(pending),
+                            conflicts, " ".join(str(exc).split())[:300])
                 conflict_pause(conflicts)
                 continue
             loadable = [it for it in pending if isinstance(it, Parsed)]
@@ -358,12 +484,7 @@ def load_batch(con: duckdb.DuckDBPyConnection, items: Sequence[Item], *, raw_dir
             failed = BatchReport(load_id=load_id, status="failed")
             retry_on_conflict(lambda f=failed, e=exc: _record_failed(con, f, command, flow_run_id, started_at, e))
             raise
-    else:
-        raise AssertionError("unreachable: every retry rejects one more document")
-    for item in deferred:  # each a batch of its own, after this one committed
-        report.add(load_batch(con, [item], raw_dir=raw_dir, command=command, load_id=load_id,
-                              flow_run_id=flow_run_id, derive=derive))
-    return report
+    raise AssertionError("unreachable: every retry rejects one more document")
 
 
 def _too_large(item: Parsed, exc: BaseException) -> RejectedDocument:
@@ -402,7 +523,7 @@ def _record_failed(con, failed: BatchReport, command: str, flow_run_id: str | No
                    error=f"{type(exc).__name__}: {exc}")
 
 
-def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport, current: list[int]) -> None:
+def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport, current: list[int], check_totals: bool = True) -> None:
     """Derived metrics and checks of the companies whose facts or filings this batch changed, and
     the stored standard facts of those whose current facts it recomputed (``current``), inside the
     batch's transaction (warehouse.derive.batch.derive_batch: the checks only when the batch stored
@@ -410,7 +531,8 @@ def _derive(con: duckdb.DuckDBPyConnection, report: BatchReport, current: list[i
     if not report.ciks:
         return
     counts = derive_batch(con, load_id=report.load_id, ciks=report.ciks, document_ids=report.document_ids,
-                          restated=report.restated, check=bool(report.row_counts.get("facts")), current=current)
+                          restated=report.restated, check=bool(report.row_counts.get("facts")), current=current,
+                          check_totals=check_totals)
     report.row_counts.update({k: counts[k] for k in ("derived_metrics", "metric_lineage")})
     if counts["check_results"]:
         report.row_counts["check_results"] += counts["check_results"]
@@ -426,11 +548,12 @@ class _TogetherFailed(Exception):
     which names the document."""
 
 
-def _load_items(con, items: Sequence[Item], report: BatchReport, raw_dir: RawDir, together: bool = True) -> None:
+def _load_items(con, items: Sequence[Item], report: BatchReport, raw_dir: RawDir, together: bool = True,
+                ids: tuple[int, int] | None = None) -> None:
     # Raw payloads are compressed and written in a background thread while DuckDB loads; every
     # write has finished and been fsynced (file and directory) before the batch commits.
     with RawWriter(raw_dir) as raw:
-        _load_each(con, items, report, raw, together)
+        _load_each(con, items, report, raw, together, ids)
 
 
 # Row counts of a loader that change what derived metrics read for the record's company.
@@ -439,9 +562,10 @@ _DERIVE_INPUTS = ("facts", "filings", "filings_links_updated", "facts_fiscal_rea
 _RESTATED = ("facts_fiscal_reassigned", "facts_earliest_payload")
 
 
-def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, together: bool = True) -> None:
+def _load_each(con, items: Sequence[Item], report: BatchReport, raw: RawWriter, together: bool = True,
+               ids: tuple[int, int] | None = None) -> None:
     seen: set[tuple[str, str]] = set()
-    documents = _DocumentRows(con)
+    documents = _DocumentRows(con, ids)
     loaded_before = _already_loaded(con, items)
     # Consecutive records that one Kind.many stores together (each company once: a company's
     # next record waits for the call that stores its previous one).

@@ -177,7 +177,7 @@ def _load_staged(con: duckdb.DuckDBPyConnection, load_id: str,
         counts.append({"facts": int(inserted.get(doc_id, 0)), "fiscal_calendar": len(years),
                        "facts_fiscal_reassigned": reassigned, "facts_earliest_payload": relabelled,
                        "fact_repeated_keys": _record_repeated_keys(con, cik, record.facts), "concepts": 0})
-    for i, n in _new_concepts(con, staged):
+    for i, n in _new_concepts(con, [record for _, record, _ in staged]):
         counts[i]["concepts"] = n
     companies = pa.table({"cik": pa.array(ciks, pa.int32()),
                           "name": pa.array([r.entity_name for _, r, _ in staged], pa.string()),
@@ -190,12 +190,19 @@ def _load_staged(con: duckdb.DuckDBPyConnection, load_id: str,
     return counts
 
 
-def _new_concepts(con: duckdb.DuckDBPyConnection,
-                  staged: Sequence[tuple[LoadContext, CompanyFacts, str]]) -> list[tuple[int, int]]:
+def claim_concepts(con: duckdb.DuckDBPyConnection, records: Sequence[CompanyFacts]) -> list[int]:
+    """Insert the concepts of ``records`` not yet known (as ``_new_concepts``, in a batch's order);
+    returns how many each record added. On the lake, before a batch, in a guarded transaction of its
+    own (``warehouse.load.batch``), so that the batch then writes rows of its companies only."""
+    added = dict(_new_concepts(con, records))
+    return [int(added.get(i, 0)) for i in range(len(records))]
+
+
+def _new_concepts(con: duckdb.DuckDBPyConnection, records: Sequence[CompanyFacts]) -> list[tuple[int, int]]:
     """Insert the concepts not yet known, each as the first payload (in load order) described it;
     returns (payload index, concepts it added)."""
     tables = [record.concepts.append_column("pos", _constant(i, record.concepts.num_rows, pa.int32()))
-              for i, (_, record, _) in enumerate(staged)]
+              for i, record in enumerate(records)]
     con.register("concepts_arrow", pa.concat_tables(tables))
     try:
         con.execute(sql("load/companyfacts/new_concepts"))

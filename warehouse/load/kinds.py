@@ -15,7 +15,11 @@ for its tables (and their columns in schema/columns.toml), a row per table in
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import duckdb
 
 from pipelines.companyfacts import CompanyFacts
 from pipelines.filing_documents import FilingDocument
@@ -24,7 +28,7 @@ from pipelines.ownership import OwnershipFiling
 from pipelines.submissions import Submissions, SubmissionsPage
 from pipelines.tickers import CompanyTickers
 from warehouse.load import filing_documents, inline_xbrl, ownership
-from warehouse.load.companyfacts import load_companyfacts, load_companyfacts_many
+from warehouse.load.companyfacts import claim_concepts, load_companyfacts, load_companyfacts_many
 from warehouse.load.context import Loader, ManyLoader
 from warehouse.load.filing_documents import load_filing_document
 from warehouse.load.inline_xbrl import load_inline_xbrl
@@ -38,7 +42,12 @@ class Kind:
     ``documents`` return) into ``tables``; within a batch records load by ``order`` (the registry
     first, then a company's main submissions file before its pages, because a page needs its main
     file; everything else after, in the order given). ``many``, when given, stores consecutive
-    records of different companies in one call, as ``loader`` would one by one."""
+    records of different companies in one call, as ``loader`` would one by one.
+
+    ``shared``, when given, says the loader writes rows of its record's company only, except the shared
+    rows ``shared(con, records)`` inserts beforehand (returning how many each record added, counted as
+    the loader's ``shared_count`` row count): on the lake such a batch claims its companies and commits
+    beside other writers (``warehouse.store.lake_writers``); every other kind's batch takes the lake alone."""
 
     record_type: type
     documents: tuple[str, ...]
@@ -46,6 +55,8 @@ class Kind:
     order: int
     tables: tuple[str, ...]
     many: ManyLoader | None = None
+    shared: Callable[[duckdb.DuckDBPyConnection, Sequence[Any]], list[int]] | None = None
+    shared_count: str = ""
 
 
 KINDS: tuple[Kind, ...] = (
@@ -56,7 +67,8 @@ KINDS: tuple[Kind, ...] = (
     Kind(SubmissionsPage, ("submissions_page",), load_submissions_page, 2,
          ("filings", "submission_pages", "accession_acceptance")),
     Kind(CompanyFacts, ("companyfacts",), load_companyfacts, 3,
-         ("facts", "concepts", "fiscal_calendar", "companies", "fact_repeated_keys"), load_companyfacts_many),
+         ("facts", "concepts", "fiscal_calendar", "companies", "fact_repeated_keys"), load_companyfacts_many,
+         claim_concepts, "concepts"),
     Kind(OwnershipFiling, ("ownership",), load_ownership, 3, ownership.TABLES),
     Kind(FilingDocument, ("filing_document",), load_filing_document, 3,
          filing_documents.TABLES + inline_xbrl.TABLES),

@@ -347,13 +347,15 @@ def settle(con: duckdb.DuckDBPyConnection) -> None:
 
 
 @contextmanager
-def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+def transaction(con: duckdb.DuckDBPyConnection, *, serialise: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
     """BEGIN ... COMMIT, or ROLLBACK on any error so the warehouse is left exactly as before.
-    On DuckLake the transaction conflicts with every concurrent write transaction (one of them
-    fails at COMMIT, ``lake.is_conflict``, and is retried by its caller: ``lake.retry_on_conflict``)."""
+    On DuckLake the transaction conflicts with every concurrent ``serialise``-d one (one of them
+    fails at COMMIT, ``lake.is_conflict``, and is retried by its caller: ``lake.retry_on_conflict``);
+    ``serialise=False`` is for a batch that writes only rows of companies it has claimed
+    (``store.lake_writers``)."""
     con.execute("BEGIN TRANSACTION")
     try:
-        if is_lake(con):
+        if serialise and is_lake(con):
             serialise_writes(con)
         yield con
     except BaseException:

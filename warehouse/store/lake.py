@@ -22,8 +22,10 @@ extensions from the pinned PyPI wheels (``scale`` extra; no download), ATTACHes 
   dictionary still holds them; ``tests/warehouse/store/test_lake_backend.py`` notices when it can).
 * **Writers** do not take the file's writer lock: several processes load at once with snapshot
   isolation. DuckLake commits optimistically; a commit that conflicts with one made meanwhile
-  (two transactions updating the same table) raises, is rolled back, and is retried
-  (``retry_on_conflict``, ``is_conflict``).
+  (DuckLake 1.5.5 compares tables: a transaction that deletes or updates rows of a table conflicts
+  with every concurrent one that inserts into or deletes from it; two that only insert never do)
+  raises, is rolled back, and is retried (``retry_on_conflict``, ``is_conflict``). Batches of
+  companyfacts are planned never to conflict (``store.lake_writers``).
 * **Readers** are read-only, pinned to the snapshot that was latest when they opened (every
   query of one reader sees the same state: before a concurrent commit, or after it, never half)
   and sandboxed like the DuckDB file's readers (no file or network access from SQL once attached).
@@ -332,15 +334,20 @@ def lake_ddl(sql: str) -> str:
     return "".join(k + ";\n" for k in kept)
 
 
-# Every write transaction on the lake updates this one row first (``serialise_writes``), so any two
-# concurrent write transactions conflict and one of them is retried: the ingest path's reads-then-writes
-# (ids as max + 1, UPDATE-then-anti-join upserts, "already loaded?") stay correct with several writers,
-# as they are with the DuckDB file's one writer. Outside ``main``: not part of the data contract.
+# A write transaction on the lake updates this one row first (``serialise_writes``), so any two such
+# transactions conflict and one of them is retried: the reads-then-writes of the small transactions (run
+# records, tracking, company claims, id blocks: ``store.lake_writers``) and of batches of kinds that write
+# shared rows stay correct with several writers, as they are with the DuckDB file's one writer. A batch of
+# companyfacts does not take it: it writes only rows of the companies it claimed (``lake_writers``).
+# Outside ``main`` (schema GUARD_SCHEMA, with the writers' bookkeeping): not part of the data contract.
 GUARD_SCHEMA = "edgar_lake"
 GUARD = f"{GUARD_SCHEMA}.write_guard"
+CLAIMS = f"{GUARD_SCHEMA}.company_claims"
+ID_BLOCKS = f"{GUARD_SCHEMA}.id_blocks"
+RUN_BATCHES = f"{GUARD_SCHEMA}.run_batches"
 
 # The bookkeeping tables warehouse.schema.migrate creates (with a PRIMARY KEY) made first, as DuckLake takes
-# them, and the write guard.
+# them, the write guard and the writers' bookkeeping (store.lake_writers).
 _BOOKKEEPING = (
     "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER NOT NULL, name VARCHAR NOT NULL,"
     " sha256 VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)",
@@ -349,6 +356,12 @@ _BOOKKEEPING = (
     f"CREATE SCHEMA IF NOT EXISTS {GUARD_SCHEMA}",
     f"CREATE TABLE IF NOT EXISTS {GUARD} (writes BIGINT NOT NULL)",
     f"INSERT INTO {GUARD} SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM {GUARD})",
+    f"CREATE TABLE IF NOT EXISTS {CLAIMS} (owner VARCHAR NOT NULL, cik INTEGER, host VARCHAR NOT NULL,"
+    " pid INTEGER NOT NULL, claimed_at TIMESTAMP NOT NULL)",
+    f"CREATE TABLE IF NOT EXISTS {ID_BLOCKS} (name VARCHAR NOT NULL, last BIGINT NOT NULL)",
+    f"CREATE TABLE IF NOT EXISTS {RUN_BATCHES} (load_id VARCHAR NOT NULL, committed_at TIMESTAMP NOT NULL,"
+    " loaded INTEGER NOT NULL, unchanged INTEGER NOT NULL, rejected INTEGER NOT NULL, row_counts VARCHAR NOT NULL,"
+    " error VARCHAR, conflicts INTEGER NOT NULL)",
 )
 
 
