@@ -34,7 +34,7 @@ from warehouse.schema.stored_tables import keep
 from warehouse.store.db import fetch_all, fetch_value, out_of_memory, transaction, unregister
 from warehouse.store.killpoints import kill_point
 from warehouse.store.lake import CONFLICT_RETRIES, conflict_pause, is_conflict, is_lake, retry_on_conflict
-from warehouse.store.lake_writers import add_run_batch, claim, release, reserve_ids, run_totals
+from warehouse.store.lake_writers import add_run_batch, claim, pid_alive, release, reserve_ids, run_totals
 from warehouse.store.raw_payloads import RawDir, RawWriter
 
 log = logging.getLogger(__name__)
@@ -218,16 +218,6 @@ def _order(item: Item) -> int:
 # ------------------------------------------------------------------------------------------ runs
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def reconcile_interrupted(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Close the runs still marked ``running`` whose process on this host is gone (killed, or the
     machine stopped): ``partial`` when some of their batches committed, else ``failed``, with an
@@ -235,7 +225,7 @@ def reconcile_interrupted(con: duckdb.DuckDBPyConnection) -> list[str]:
     host = platform.node()
     gone = [(lid, pid) for lid, pid in fetch_all(
         con, "SELECT load_id, pid FROM load_runs WHERE status = ? AND host = ?", [RUNNING, host])
-        if pid is None or (pid != os.getpid() and not _pid_alive(pid))]
+        if pid is None or (pid != os.getpid() and not pid_alive(pid))]
     if not gone:
         return []
 

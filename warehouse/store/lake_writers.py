@@ -50,9 +50,8 @@ def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def _alive(host: str, pid: int, claimed_at: datetime) -> bool:
-    if host != platform.node():
-        return _now() - claimed_at < CLAIM_LEASE
+def pid_alive(pid: int) -> bool:
+    """Whether a process of this host with this pid exists (one of another user's counts as alive)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -60,6 +59,12 @@ def _alive(host: str, pid: int, claimed_at: datetime) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def _alive(host: str, pid: int, claimed_at: datetime) -> bool:
+    if host != platform.node():
+        return _now() - claimed_at < CLAIM_LEASE
+    return pid_alive(pid)
 
 
 def _verdict(rows: list[tuple], owner: str, ciks: Sequence[int] | None) -> tuple[bool, list[str], bool]:
