@@ -19,6 +19,8 @@ from warehouse.load.batch import Parsed, load_batch
 from warehouse.schema.sql_files import sql
 from warehouse.store.db import connect, fetch_all, fetch_value
 
+pytestmark = pytest.mark.slow  # builds and derives its own warehouses: 203 s CPU; make check leaves it out
+
 FIX = Path(__file__).parents[2] / "fixtures" / "sec" / "data.sec.gov"
 APPLE_SUBMISSIONS = FIX / "submissions" / "CIK0000320193.json.gz"
 # after every known_from, before the sentinel: the ranking path over every version, i.e. the old

@@ -127,6 +127,7 @@ def _cli(db: Path, *args, kill_at: str | None = None) -> subprocess.CompletedPro
                           env=env, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow  # CLI processes: make check leaves it out
 def test_a_killed_batch_run_never_reads_succeeded(tmp_path):
     """Bug: a `--batch-size` run killed after 2 of 4 batches was recorded `succeeded` with 2 of 4
     documents. Now its batches commit into the writer's private build, published only when the run
@@ -152,6 +153,7 @@ def test_a_killed_batch_run_never_reads_succeeded(tmp_path):
         con.close()
 
 
+@pytest.mark.slow  # CLI processes: make check leaves it out
 def test_a_run_left_running_by_a_dead_process_is_closed_as_interrupted(tmp_path):
     """A run whose rows were committed but whose process died before finishing it (seen by any
     writer opening that file directly) is closed by the next writer: partial when some batches had
@@ -178,6 +180,7 @@ def test_a_run_left_running_by_a_dead_process_is_closed_as_interrupted(tmp_path)
         con.close()
 
 
+@pytest.mark.slow  # CLI processes (a load and a rebuild, twice): make check leaves it out
 @pytest.mark.parametrize("batch_size", [0, 3])
 def test_load_and_rebuild_share_the_path(tmp_path, batch_size):
     db = tmp_path / "w.duckdb"
