@@ -190,7 +190,8 @@ def test_two_workers_and_a_reader_load_companyfacts_without_a_conflict(backend_o
         con.close()
     assert len(set(seen)) >= 2, seen  # the reader saw the lake grow
     ref = tmp_path / "ref.duckdb"
-    file_con = connect(ref)
+    with backend_env(backend_of("duckdb")):  # the reference is a DuckDB file whatever the process's environment
+        file_con = connect(ref)
     try:
         for files in (SMALL[0::2], SMALL[1::2]):  # the same two runs, one after the other (check totals are per run)
             ingest(file_con, [read_local_document(p) for p in files], raw_dir=raw_dir_for(ref), command="load",
