@@ -216,6 +216,8 @@ LONG_INLINE_SQL = {
     "warehouse/read/export.py": (1, "README_TEXT: the export's README for its readers, quoting queries it never runs"),
     "warehouse/store/raw_documents.py": (1, "loaded_documents: one query assembled for warehouses before and after "
                                             "migration 0007 (its columns differ)"),
+    "warehouse/store/lake.py": (1, "the lake's own bookkeeping tables (edgar_lake.*, not migrated: DuckLake keeps "
+                                   "them beside the catalog), named by the constants lake_writers shares"),
 }
 MAX_INLINE_LINES = 2
 

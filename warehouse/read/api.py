@@ -40,9 +40,12 @@ class UnknownNameError(WarehouseError, LookupError):
     closest names it does know (possibly empty)."""
 
     def __init__(self, kind: str, name: object, suggestions: list[str], hint: str = ""):
-        self.kind, self.name, self.suggestions = kind, name, suggestions
+        self.kind, self.name, self.suggestions, self.hint = kind, name, suggestions, hint
         closest = f"; closest: {', '.join(suggestions)}" if suggestions else "; nothing close"
         super().__init__(f"unknown {kind} {name!r}{closest}{hint}")
+
+    def __reduce__(self):  # crosses a process boundary whole (pickled with its arguments)
+        return type(self), (self.kind, self.name, self.suggestions, self.hint)
 
 
 def _closest(name: str, known: list[str], n: int = 5) -> list[str]:

@@ -115,4 +115,8 @@ def test_killed_run_leaves_a_sound_warehouse_that_converges(tmp_path, clean, tri
         sound_state(db)  # opens, passes the integrity checks
     again = _run(db, scenario)
     assert again.returncode in (0, 3), (scenario, kill_at, again.stderr)
-    assert sound_state(db) == clean(scenario), (scenario, kill_at, delay, killed)
+    # run_requests logs every request a run made, the killed run's too (the refresh records its requests
+    # since 73bdd86): the data converges, the log of what was asked need not
+    def data(state: dict) -> dict:
+        return {table: sums for table, sums in state.items() if table != "run_requests"}
+    assert data(sound_state(db)) == data(clean(scenario)), (scenario, kill_at, delay, killed)
