@@ -44,7 +44,7 @@ class UnknownNameError(WarehouseError, LookupError):
         closest = f"; closest: {', '.join(suggestions)}" if suggestions else "; nothing close"
         super().__init__(f"unknown {kind} {name!r}{closest}{hint}")
 
-    def __reduce__(self):  # crosses a process boundary whole (pickled with its arguments)
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # crosses a process boundary whole (pickled with its arguments)
         return type(self), (self.kind, self.name, self.suggestions, self.hint)
 
 
