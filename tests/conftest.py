@@ -54,6 +54,27 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
 
 
+def _our_environment() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k.startswith("EDGAR_WAREHOUSE_")}
+
+
+@pytest.fixture(autouse=True)
+def environment_kept() -> Iterator[None]:
+    """Every test leaves the warehouse's environment (EDGAR_WAREHOUSE_*) as it found it: a lake's
+    backend variables left behind send every later writer of that worker into the lake (CI of
+    stop 29: the publish, sandbox and checkpoint tests wrote into a lake). A test that changes it
+    fails at teardown, naming what changed, and the environment is put back."""
+    before = _our_environment()
+    yield
+    after = _our_environment()
+    if after != before:
+        changed = sorted(set(before.items()) ^ set(after.items()))
+        for k in set(after) - set(before):
+            del os.environ[k]
+        os.environ.update(before)
+        pytest.fail(f"the test left the environment changed: {changed}")
+
+
 @pytest.fixture(scope="session")
 def replay_root() -> Path:
     """Recorded SEC responses laid out by URL (host/path), for the replay transport."""

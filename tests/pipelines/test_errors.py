@@ -9,6 +9,7 @@ from multiprocessing import get_context
 import pytest
 
 import pipelines.sec_client  # noqa: F401  (registers any error subclasses it defines)
+import warehouse.api  # noqa: F401  (every layer's errors, whatever else this run imported)
 from helpers import COMPANYFACTS_FILES, read_body
 from pipelines import errors, parse
 from pipelines.documents import Document
@@ -25,7 +26,15 @@ def _all_error_classes() -> list[type[EdgarError]]:
     return sorted(set(found), key=lambda c: c.__qualname__)
 
 
+# Errors whose constructor takes more than a message: the arguments of a realistic instance.
+OWN_SIGNATURES: dict[str, tuple] = {
+    "UnknownNameError": ("company", "Aple", ["Apple Inc."], " (try `edgar-warehouse companies`)"),
+}
+
+
 def _instance(cls: type[EdgarError]) -> EdgarError:
+    if cls.__name__ in OWN_SIGNATURES:
+        return cls(*OWN_SIGNATURES[cls.__name__])
     if issubclass(cls, RejectedDocument):
         return cls("https://data.sec.gov/api/xbrl/companyfacts/CIK0000320193.json", "an HTML page")
     return cls("something went wrong")
