@@ -122,10 +122,13 @@ def _straight_to_file(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
 
 
 def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None, *,
-                     transform: Callable[[str], str] | None = None, together: bool = False) -> list[Migration]:
+                     transform: Callable[[str], str] | None = None, together: bool = False,
+                     first: Callable[[duckdb.DuckDBPyConnection], None] | None = None) -> list[Migration]:
     """Apply pending table migrations; refuse to run when an applied file has changed since.
     ``transform`` rewrites each file's SQL for another backend (warehouse.store.lake.lake_ddl);
-    ``together``: all pending ones in one transaction (a failure rolls them all back), else one each."""
+    ``together``: all pending ones in one transaction (a failure rolls them all back), else one each;
+    ``first``: run at the start of each transaction (the lake's ``serialise_writes``: two processes
+    applying the same migration conflict, one of them retries, instead of both recording it)."""
     folder = folder or schema_dir() / "migrations"
     con.execute(sql("schema/bookkeeping/schema_migrations"))
     applied = {v: (n, s) for v, n, s in con.execute("SELECT version, name, sha256 FROM schema_migrations").fetchall()}
@@ -145,6 +148,8 @@ def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None,
         pending.append(mig)
     for group in [pending] if together and pending else [[mig] for mig in pending]:
         con.execute("BEGIN TRANSACTION")
+        if first is not None:
+            first(con)
         for mig in group:
             try:
                 con.execute(transform(mig.sql) if transform else mig.sql)
@@ -166,10 +171,12 @@ def _recorded(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:
 
 
 def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, *, force: bool = False,
-                      lake: bool = False) -> bool:
+                      lake: bool = False,
+                      first: Callable[[duckdb.DuckDBPyConnection], None] | None = None) -> bool:
     """Re-apply every definition and every COMMENT ON in one transaction when any of them changed
     (or ``force``); drop what a removed definition had created. True when something was applied.
-    ``lake``: DuckLake, which cannot comment on a view's columns or a macro (those are skipped)."""
+    ``lake``: DuckLake, which cannot comment on a view's columns or a macro (those are skipped);
+    ``first``: as for ``apply_migrations``."""
     from warehouse.schema.dictionary import Dictionary, dictionary_sha256, live_schema
 
     root = root or schema_dir()
@@ -186,6 +193,8 @@ def apply_definitions(con: duckdb.DuckDBPyConnection, root: Path | None = None, 
     dictionary = Dictionary.load(dictionary_path)
     con.execute("BEGIN TRANSACTION")
     try:
+        if first is not None:
+            first(con)
         for name, (kind, _) in recorded.items():
             if name not in wanted:
                 gone = Definition(name, kind, (), "", "", root).drop_sql()

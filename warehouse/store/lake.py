@@ -408,7 +408,10 @@ def upgrade_lake(con: duckdb.DuckDBPyConnection) -> list:
         con.execute("ROLLBACK")
         raise
     con.execute("COMMIT")  # a conflict here has rolled back already: retried by _upgrade_racing
-    done = apply_migrations(con, root / "migrations", transform=lake_ddl)
-    apply_definitions(con, root, force=bool(done), lake=True)
+    # each schema transaction takes the write guard: DuckLake lets two appends to schema_migrations commit
+    # side by side, so two processes applying a migration that creates no table (an UPDATE, an ALTER)
+    # both recorded it (22 rows for 21 migrations, seen in test_two_processes_creating_the_same_fresh_lake)
+    done = apply_migrations(con, root / "migrations", transform=lake_ddl, first=serialise_writes)
+    apply_definitions(con, root, force=bool(done), lake=True, first=serialise_writes)
     return done
 

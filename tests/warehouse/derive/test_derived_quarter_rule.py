@@ -25,10 +25,14 @@ def _view(ts: str) -> str:  # the derived quarters standard_facts_as_of says wer
             " WHERE derivation <> 'reported'")
 
 
+REPORTED_ITSELF = "the company reported this quarter itself%"
+
+
 def _refresh(ts: str) -> str:  # the derived quarters the refresh stored, the versions current at ts
     return (f"SELECT metric AS concept, cik, input_unit AS unit, period_start, period_end, fiscal_year,"
             f" fiscal_period, value, derivation FROM derived_metrics_as_of({ts})"
-            " WHERE metric IN (SELECT standard_concept FROM standard_concepts)")
+            " WHERE metric IN (SELECT standard_concept FROM standard_concepts)"
+            f" AND coalesce(null_reason, '') NOT LIKE '{REPORTED_ITSELF}'")
 
 
 def test_both_call_the_one_rule():
@@ -43,20 +47,25 @@ def test_both_call_the_one_rule():
 @pytest.mark.parametrize("ts", INSTANTS)
 def test_view_and_refresh_give_the_same_derived_quarters_for_every_company(loaded_con, ts):
     """Every derived quarter the view gives at ts is the refresh's (value, period, fiscal labels,
-    derivation), for every company; a quarter the refresh still holds that the view no longer
-    derives is one a tagged discrete quarter answers at ts (a derived metric version has no end: the
-    refresh's interval ends there, derived_metrics_as_of does not see it)."""
+    derivation), for every company, and the other way round: once a tagged discrete quarter answers,
+    the derived metric's version current at ts is the NULL one saying the company reported it (was:
+    the old derived figure stayed current, 21-32 quarters at each of these instants)."""
     con = loaded_con
     ciks = [c for (c,) in fetch_all(con, "SELECT DISTINCT cik FROM facts ORDER BY 1")]
     assert len(ciks) == len(COMPANYFACTS_FILES) == 8
     view_only = fetch_all(con, f"SELECT * FROM ({_view(ts)}) EXCEPT ALL SELECT * FROM ({_refresh(ts)})")
     assert view_only == [], view_only[:5]
-    unexplained = fetch_all(con, f"""
-        WITH extra AS (SELECT * FROM ({_refresh(ts)}) EXCEPT ALL SELECT * FROM ({_view(ts)}))
-        SELECT * FROM extra e ANTI JOIN standard_facts_as_of({ts}) s
-          ON s.cik = e.cik AND s.standard_concept = e.concept AND s.unit = e.unit AND s.period_end = e.period_end
-         AND s.duration_class = 'quarter' AND s.derivation = 'reported'""")
-    assert unexplained == [], unexplained[:5]
+    refresh_only = fetch_all(con, f"SELECT * FROM ({_refresh(ts)}) EXCEPT ALL SELECT * FROM ({_view(ts)})")
+    assert refresh_only == [], refresh_only[:5]
+    ended = fetch_all(con, f"""
+        SELECT e.cik, e.metric, e.period_end, s.derivation FROM derived_metrics_as_of({ts}) e
+        LEFT JOIN standard_facts_as_of({ts}) s
+          ON s.cik = e.cik AND s.standard_concept = e.metric AND s.unit = e.input_unit AND s.period_end = e.period_end
+         AND s.duration_class = 'quarter'
+        WHERE e.null_reason LIKE '{REPORTED_ITSELF}'""")
+    assert {d for *_, d in ended} <= {"reported"}, ended[:5]  # each ended quarter is one the company tagged
+    if ts != INSTANTS[0]:
+        assert len(ended) > 10, ended
     if ts == NOW:  # the companies compared: 7 of the 8 have derived quarters, on both sides
         view = dict(fetch_all(con, f"SELECT cik, count(*) FROM ({_view(ts)}) GROUP BY cik"))
         refresh = dict(fetch_all(con, f"SELECT cik, count(*) FROM ({_refresh(ts)}) GROUP BY cik"))
@@ -68,3 +77,22 @@ def test_view_and_refresh_give_the_same_derived_quarters_for_every_company(loade
             WHERE s.derivation <> 'reported' AND list_contains(s.flags, 'tag_differs_from_ytd_pick')
                   <> list_contains(coalesce(d.flags, []), 'tag_differs_from_ytd_pick')""")
         assert flags == 0
+
+
+def test_a_derived_quarter_ends_when_the_company_tags_it(loaded_con):
+    """Procter & Gamble (CIK 80424): net income for 2009-04-01..2009-06-30 was first derived (FY - 9M),
+    then a later filing tagged that quarter. The derived metric's current version is NULL, says why,
+    and its lineage names the tagged fact; the version before it keeps the derived value."""
+    con = loaded_con
+    rows = fetch_all(con, """
+        SELECT version, value, null_reason, superseded_at IS NULL, metric_id FROM derived_metrics
+        WHERE cik = 80424 AND metric = 'net_income' AND period_end = DATE '2009-06-30'
+          AND duration_class = 'quarter' ORDER BY version""")
+    assert len(rows) >= 2 and rows[0][1] is not None, rows
+    *_, (version, value, reason, current, metric_id) = rows
+    assert value is None and current and reason.startswith("the company reported this quarter itself"), rows
+    lineage = fetch_all(con, "SELECT step, accession FROM metric_lineage WHERE metric_id = ?", [metric_id])
+    tagged = fetch_value(con, """
+        SELECT accession FROM standard_facts WHERE cik = 80424 AND standard_concept = 'net_income'
+          AND period_end = DATE '2009-06-30' AND duration_class = 'quarter'""")
+    assert lineage == [("reported", tagged)], (lineage, tagged)

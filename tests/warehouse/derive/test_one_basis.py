@@ -227,11 +227,13 @@ def test_ttm_and_derived_quarters_name_a_recast_part(con):
     assert "revenue 2025-01-01..2025-03-31 recast to 4,054,000,000 by 0001628280-26-007567" in ttm[date(2025, 6, 30)]
     assert ttm[date(2025, 12, 31)] == []
     assert fetch_all(con, "SELECT count(*) FROM derived_metrics WHERE flags IS NULL") == [(0,)]  # [] when none
-    # a derived quarter names the year-to-date part that was recast (Q4 2024 = FY 2024 - nine months)
-    (q4,) = fetch_all(con, """SELECT flags FROM derived_metrics_current WHERE cik = ? AND metric = 'revenue'
-                              AND period_start = DATE '2024-10-01' AND period_end = DATE '2024-12-31'""",
-                      [KIMBERLY_CLARK])
-    assert any(f.startswith("revenue 2024-01-01..2024-12-31 recast to ") for f in q4[0]), q4
+    # a derived quarter names the year-to-date part that was recast (Q4 2024 = FY 2024 - nine months): its
+    # last derived version, since the FY2025 10-K then tagged Q4 2024 itself (the current version is NULL)
+    q4 = fetch_all(con, """SELECT flags, null_reason FROM derived_metrics WHERE cik = ? AND metric = 'revenue'
+                           AND period_start = DATE '2024-10-01' AND period_end = DATE '2024-12-31' ORDER BY version""",
+                   [KIMBERLY_CLARK])
+    assert q4[-1][1].startswith("the company reported this quarter itself"), q4
+    assert any(f.startswith("revenue 2024-01-01..2024-12-31 recast to ") for f in q4[-2][0]), q4
 
 
 REPEATS = """SELECT count(*) FROM (
