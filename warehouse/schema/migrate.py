@@ -146,23 +146,32 @@ def apply_migrations(con: duckdb.DuckDBPyConnection, folder: Path | None = None,
                 )
             continue
         pending.append(mig)
+    done: list[Migration] = []
     for group in [pending] if together and pending else [[mig] for mig in pending]:
         con.execute("BEGIN TRANSACTION")
-        if first is not None:
-            first(con)
-        for mig in group:
-            try:
-                con.execute(transform(mig.sql) if transform else mig.sql)
-                con.execute(
-                    "INSERT INTO schema_migrations (version, name, sha256, applied_at)"
-                    " VALUES (?, ?, ?, CAST(current_timestamp AS TIMESTAMP))",
-                    [mig.version, mig.name, mig.sha256],
-                )
-            except duckdb.Error as exc:
-                con.execute("ROLLBACK")
-                raise SchemaError(f"migration {mig.path.name} failed: {exc}") from exc
+        try:
+            if first is not None:
+                first(con)
+            # what this transaction's snapshot says is applied: another process (on the lake) may have
+            # applied some since they were read, and a later one may have changed the tables they read
+            now = {v for (v,) in con.execute("SELECT version FROM schema_migrations").fetchall()}
+            group = [mig for mig in group if mig.version not in now]
+            for mig in group:
+                try:
+                    con.execute(transform(mig.sql) if transform else mig.sql)
+                    con.execute(
+                        "INSERT INTO schema_migrations (version, name, sha256, applied_at)"
+                        " VALUES (?, ?, ?, CAST(current_timestamp AS TIMESTAMP))",
+                        [mig.version, mig.name, mig.sha256],
+                    )
+                except duckdb.Error as exc:
+                    raise SchemaError(f"migration {mig.path.name} failed: {exc}") from exc
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
         con.execute("COMMIT")
-    return pending
+        done += group
+    return done
 
 
 def _recorded(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str]]:

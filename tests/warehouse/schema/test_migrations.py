@@ -136,3 +136,30 @@ def test_migrations_hold_tables_only():
         for banned in ("CREATE VIEW", "CREATE OR REPLACE VIEW", "CREATE MACRO", "CREATE OR REPLACE MACRO",
                        "COMMENT ON"):
             assert banned not in text, f"{mig.path.name}: {banned}"
+
+
+def test_migrations_another_process_applied_meanwhile_are_skipped(monkeypatch):
+    """Two writers start on a fresh warehouse (the lake lets several): both read that every migration
+    is pending, one applies them all, then the other starts. It must read again inside its own
+    transaction and skip them (was: it ran them again: "already exists", or on the lake a migration
+    recorded twice, or 0011 copying a table a later migration had widened: "has 17 columns but 18
+    values were supplied", CI of 0e34e69)."""
+    import duckdb
+
+    from warehouse.schema import migrate
+
+    first = duckdb.connect(":memory:")
+    other = first.cursor()  # a second connection to the same database
+    real_discover = migrate.discover
+    raced = []
+
+    def discover_then_race(folder=None):  # called once `first` has read what is applied
+        if not raced:
+            raced.append([])
+            raced[0] = apply_migrations(other)  # the other writer, all of them, committed
+        return real_discover(folder)
+    monkeypatch.setattr(migrate, "discover", discover_then_race)
+    assert apply_migrations(first) == []
+    monkeypatch.undo()
+    assert len(raced[0]) == len(discover())
+    assert fetch_value(first, "SELECT count(*) FROM schema_migrations") == len(discover())

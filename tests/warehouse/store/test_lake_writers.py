@@ -118,14 +118,15 @@ def test_id_blocks_of_concurrent_writers_never_overlap_and_start_above_stored_id
                       " status, load_id) VALUES (41, 'companyfacts', 'x', 'local', 'y', 1, now(), 'loaded', 'l')")
         blocks: list[tuple[int, int]] = []
 
-        def take(n: int) -> None:
-            con = _writer(env)
+        def take(con: duckdb.DuckDBPyConnection, n: int) -> None:
             try:
                 for _ in range(3):
                     blocks.append((lake_writers.reserve_ids(con, n), n))
             finally:
                 con.close()
-        threads = [threading.Thread(target=take, args=(n,)) for n in (1, 2, 5)]
+        # connections opened here, one after the other: the environment is the process's, and three
+        # threads each setting and restoring it left the lake's variables set for the worker's next tests
+        threads = [threading.Thread(target=take, args=(_writer(env), n)) for n in (1, 2, 5)]
         for t in threads:
             t.start()
         for t in threads:
