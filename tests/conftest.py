@@ -30,6 +30,51 @@ def pytest_configure(config):
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "90")
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    if not worker and _shared_prefect_wanted(config):
+        _start_shared_prefect(config)
+
+
+# One Prefect server for the whole run (started by the run's first process, before pytest-xdist
+# starts its workers, which inherit PREFECT_API_URL): every CLI process a test starts, and every flow
+# run in a process, talks to it instead of starting Prefect's ephemeral server, ~15 s CPU each
+# (tests/prefect_server.py). Not for the fast set (make check: no Prefect), nor when the caller gave
+# PREFECT_API_URL, nor with EDGAR_TEST_SHARED_PREFECT=0 (then each process starts its own, as users' do).
+SHARED_PREFECT_ENV = "EDGAR_TEST_SHARED_PREFECT"
+
+
+def _shared_prefect_wanted(config) -> bool:
+    return (os.environ.get(SHARED_PREFECT_ENV, "1") != "0" and not os.environ.get("PREFECT_API_URL")
+            and "not slow" not in (config.getoption("markexpr", "") or ""))
+
+
+def _start_shared_prefect(config) -> None:
+    import prefect_server
+
+    home = Path(tempfile.mkdtemp(prefix="edgar-prefect-server-"))
+    proc, url = prefect_server.start(home)
+    config.stash[_SHARED_PREFECT] = (proc, url, home)
+    os.environ["PREFECT_API_URL"] = url
+
+
+_SHARED_PREFECT = pytest.StashKey[tuple]()
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-xdist has started its workers (they collect meanwhile)
+def pytest_sessionstart(session):
+    import prefect_server
+
+    if _SHARED_PREFECT in session.config.stash:
+        proc, url, home = session.config.stash[_SHARED_PREFECT]
+        prefect_server.wait_healthy(proc, url, home)
+
+
+def pytest_unconfigure(config):
+    import prefect_server
+
+    if _SHARED_PREFECT in config.stash:
+        proc, _, home = config.stash[_SHARED_PREFECT]
+        prefect_server.stop(proc)
+        shutil.rmtree(home, ignore_errors=True)
 
 
 # What `make check` leaves out (pytest -m "not slow"): a module whose tests spawn processes (the CLI,
@@ -124,9 +169,15 @@ def loaded_con(loaded_warehouse):
 
 @pytest.fixture(scope="session")
 def prefect_harness():
-    """Prefect's test harness (a temporary ephemeral API + database) for flow tests; not autouse."""
+    """Prefect for flow tests run in this process (not autouse): the run's shared server when there is
+    one (above), else Prefect's test harness (a temporary API + database)."""
+    from prefect.settings import PREFECT_API_URL, temporary_settings
     from prefect.testing.utilities import prefect_test_harness
 
+    if os.environ.get(SHARED_PREFECT_ENV, "1") != "0" and os.environ.get("PREFECT_API_URL"):
+        with temporary_settings({PREFECT_API_URL: os.environ["PREFECT_API_URL"]}):
+            yield
+        return
     with prefect_test_harness(server_startup_timeout=300):
         yield
 

@@ -6,6 +6,7 @@ import dataclasses
 import gzip
 import json
 import shutil
+import zipfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -143,3 +144,19 @@ def each_table_scan(con: duckdb.DuckDBPyConnection, query: str, params=None) -> 
     for root in plan if isinstance(plan, list) else [plan]:
         walk(root)
     return found
+
+
+def small_fsds_zip(quarter: Path, path: Path, ciks: set[int], first: int) -> tuple[Path, set[bytes]]:
+    """``quarter`` (an FSDS zip) with only the rows of the filings of ``ciks`` and of its first ``first``
+    filings (the real rows, byte for byte, in their order; tag.txt whole), written to ``path``;
+    (path, the accessions kept)."""
+    with zipfile.ZipFile(quarter) as zin:
+        sub = zin.read("sub.txt").split(b"\n")
+        keep = {line.split(b"\t")[0] for line in sub[1:] if line and int(line.split(b"\t")[1]) in ciks}
+        keep |= {line.split(b"\t")[0] for line in sub[1:1 + first]}
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zout:
+            for member in ("sub.txt", "pre.txt", "num.txt", "tag.txt"):
+                lines = zin.read(member).split(b"\n")
+                rows = [lines[0]] + [line for line in lines[1:] if line.split(b"\t")[0] in keep or member == "tag.txt"]
+                zout.writestr(member, b"\n".join(rows) + b"\n")
+    return path, keep

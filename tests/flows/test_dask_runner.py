@@ -13,16 +13,15 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
+import prefect_server as prefect_servers
 import pytest
 from compare_warehouses import VOLATILE, compare
 from sec_loopback import LoopbackSEC, max_in_any_window
 
 from helpers import COMPANYFACTS_FILES
-from scripts.pg_loopback import free_port
 
 pytestmark = pytest.mark.slow  # a Prefect server and Dask workers (make check leaves it out)
 
@@ -32,38 +31,17 @@ BIN = Path(sys.executable).parent
 
 @pytest.fixture(scope="module")
 def prefect_server(tmp_path_factory):
-    """`prefect server start` on a free loopback port with its own home and database; its API URL.
-    Stopped (SIGTERM, then SIGKILL) at the end of the module."""
+    """Its own loopback Prefect server (the flow runs it records are this module's only); its API URL."""
     home = tmp_path_factory.mktemp("prefect-server")
-    port = free_port()
-    env = {**os.environ, "PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-           "PREFECT_UI_ENABLED": "false", "PREFECT_API_URL": ""}
-    log = open(home / "server.log", "w")  # noqa: SIM115 - closed at teardown
-    proc = subprocess.Popen([str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
-                            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}/api"
+    proc, url = prefect_servers.start(home)
     try:
-        deadline = time.monotonic() + 150
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"prefect server exited ({proc.returncode}): {(home / 'server.log').read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{url}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"prefect server not healthy after 150 s: {(home / 'server.log').read_text()[-2000:]}")
-            time.sleep(0.5)
+        try:
+            prefect_servers.wait_healthy(proc, url, home)
+        except prefect_servers.PrefectServerFailed as exc:
+            pytest.fail(str(exc))
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
-        log.close()
+        prefect_servers.stop(proc)
 
 
 def client_env(api_url: str, tmp_path: Path) -> dict[str, str]:

@@ -9,7 +9,7 @@ from itertools import islice
 
 import pytest
 
-from helpers import COMPANYFACTS_DIR, FIXTURES
+from helpers import COMPANYFACTS_DIR, FIXTURES, small_fsds_zip
 from pipelines.archive import documents
 from pipelines.documents import read_local_document
 from warehouse.derive.checks import run_check
@@ -26,16 +26,7 @@ FIRST = 2
 
 def _small_zip(path):
     """2009q3.zip with only the six filings' rows (the real rows, byte for byte, in their order)."""
-    with zipfile.ZipFile(QUARTER) as zin:
-        sub = zin.read("sub.txt").split(b"\n")
-        keep = {line.split(b"\t")[0] for line in sub[1:] if line and int(line.split(b"\t")[1]) in CIKS}
-        keep |= {line.split(b"\t")[0] for line in sub[1:1 + FIRST]}
-        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zout:
-            for member in ("sub.txt", "pre.txt", "num.txt", "tag.txt"):
-                lines = zin.read(member).split(b"\n")
-                rows = [lines[0]] + [line for line in lines[1:] if line.split(b"\t")[0] in keep or member == "tag.txt"]
-                zout.writestr(member, b"\n".join(rows) + b"\n")
-    return path, keep
+    return small_fsds_zip(QUARTER, path, CIKS, FIRST)
 
 
 @pytest.fixture(scope="module")
