@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cost_log import LOG_ENV, CostLog, slow_tests
 
 from helpers import COMPANYFACTS_FILES, load_files
 from warehouse.store.db import connect, raw_dir_for
@@ -79,7 +80,8 @@ def pytest_unconfigure(config):
 
 # What `make check` leaves out (pytest -m "not slow"): a module whose tests spawn processes (the CLI,
 # servers, browsers, a wheel build) or kill them says `pytestmark = pytest.mark.slow`; a test that
-# asks for one of SLOW_FIXTURES (Prefect, PostgreSQL), or runs on DuckLake, is slow wherever it is.
+# asks for one of SLOW_FIXTURES (Prefect, PostgreSQL), or runs on DuckLake (a ducklake parameter, or
+# backend_of without a duckdb one: it starts PostgreSQL when asked for a lake), is slow wherever it is.
 SLOW_FIXTURES = {"prefect_harness", "postgres_loopback"}
 
 
@@ -88,15 +90,38 @@ def pytest_collection_modifyitems(config, items):
     """Marks slow tests (above) and, for pytest-xdist's --dist loadgroup (make test), keeps each
     module's tests on one worker, so its module fixtures are built once, unless the module says
     ``SPREAD_OVER_WORKERS = True`` (long, independent tests); every Prefect test goes to one worker,
-    which starts the Prefect harness once per run instead of once per worker."""
+    which starts the Prefect harness once per run instead of once per worker. A test tests/slow_tests.tsv
+    lists (measured: tests/cost_log.py) is slow too."""
+    measured_slow = slow_tests()
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", {})
-        if SLOW_FIXTURES & set(item.fixturenames) or "ducklake" in params.values():
+        lake = "ducklake" in params.values() or ("backend_of" in item.fixturenames and "duckdb" not in params.values())
+        if SLOW_FIXTURES & set(item.fixturenames) or lake:
             item.add_marker(pytest.mark.slow)
+        item.stash[_SLOW_BY_RULE] = item.get_closest_marker("slow") is not None
+        if not item.stash[_SLOW_BY_RULE] and item.nodeid in measured_slow:
+            item.add_marker(pytest.mark.slow(reason=measured_slow[item.nodeid]))
         if "prefect_harness" in item.fixturenames:
             item.add_marker(pytest.mark.xdist_group("prefect"))
         elif not getattr(item.module, "SPREAD_OVER_WORKERS", False):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
+_SLOW_BY_RULE = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """With EDGAR_TEST_COST_LOG set, what each test cost (tests/cost_log.py); slow tests by the rules
+    above are left out of the log (the fast set's candidates only)."""
+    path = os.environ.get(LOG_ENV)
+    if not path or item.stash.get(_SLOW_BY_RULE, False):
+        yield
+        return
+    log = CostLog(path)
+    log.start()
+    yield
+    log.write(item.nodeid)
 
 
 def _our_environment() -> dict[str, str]:
