@@ -105,7 +105,7 @@ def _fsds_filing(doc: Document) -> Any:
 @dataclass(frozen=True)
 class DocumentKind:
     """One loadable kind of SEC payload: its name (``source_documents.kind``, one of
-    ``pipelines.detect.KINDS``) and its parser (its record type and loader: ``warehouse.load.kinds``)."""
+    ``pipelines.detect.KINDS``, told by its ``DETECTIONS`` row) and its parser (its record type and loader: ``warehouse.load.kinds``)."""
 
     name: str
     parse: Callable[[Document], Any]

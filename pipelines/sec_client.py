@@ -55,7 +55,7 @@ from typing import Any
 
 import httpx
 
-from pipelines.detect import KINDS, detect_kind, is_html_page
+from pipelines.detect import JSON_KINDS, KINDS, detect_kind, is_html_page
 from pipelines.documents import Document, max_document_bytes, utcnow
 from pipelines.errors import (
     AccessDenied,
@@ -119,8 +119,6 @@ _MUTABLE_ARCHIVES = re.compile(r"^/Archives/edgar/(full-index|Feed|Oldloads)/|/$
 THROTTLE_PHRASE = b"request rate threshold exceeded"
 UNDECLARED_PHRASE = b"undeclared automated tool"
 _PAGE_SNIFF_BYTES = 64 * 1024
-_JSON_KINDS = frozenset({"companyfacts", "submissions", "submissions_page", "company_tickers",
-                         "company_tickers_exchange"})
 
 
 # --------------------------------------------------------------------------- URL builders
@@ -263,7 +261,7 @@ def cache_problem(body: bytes, kind: str | None, *, document: str) -> str | None
             return exc.reason
         if found != kind:
             return f"content is {found}, not the {kind} asked for"
-        if kind in _JSON_KINDS and body.rstrip()[-1:] not in (b"}", b"]"):
+        if kind in JSON_KINDS and body.rstrip()[-1:] not in (b"}", b"]"):
             return "JSON that does not end (cut short?)"
     return None
 

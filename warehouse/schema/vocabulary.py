@@ -90,7 +90,7 @@ def vocabulary_lists(schema_root: Path) -> dict[str, NameList]:
                                       tuple(standard_concept_names(schema_root))),
         "checks": NameList("Data-quality checks", "warehouse/sql/derive/checks/ (one file each)",
                            tuple(check_names())),
-        "document_kinds": NameList("Document kinds", "pipelines/detect.py KINDS", tuple(KINDS)),
+        "document_kinds": NameList("Document kinds", "pipelines/detect.py DETECTIONS", tuple(KINDS)),
     }
 
 
