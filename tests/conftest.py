@@ -41,6 +41,7 @@ def pytest_configure(config):
 # (tests/prefect_server.py). Not for the fast set (make check: no Prefect), nor when the caller gave
 # PREFECT_API_URL, nor with EDGAR_TEST_SHARED_PREFECT=0 (then each process starts its own, as users' do).
 SHARED_PREFECT_ENV = "EDGAR_TEST_SHARED_PREFECT"
+SHARED_PREFECT_URL_ENV = "EDGAR_TEST_SHARED_PREFECT_URL"  # the server this run started (never a user's own)
 
 
 def _shared_prefect_wanted(config) -> bool:
@@ -54,7 +55,7 @@ def _start_shared_prefect(config) -> None:
     home = Path(tempfile.mkdtemp(prefix="edgar-prefect-server-"))
     proc, url = prefect_server.start(home)
     config.stash[_SHARED_PREFECT] = (proc, url, home)
-    os.environ["PREFECT_API_URL"] = url
+    os.environ["PREFECT_API_URL"] = os.environ[SHARED_PREFECT_URL_ENV] = url
 
 
 _SHARED_PREFECT = pytest.StashKey[tuple]()
@@ -194,13 +195,14 @@ def loaded_con(loaded_warehouse):
 
 @pytest.fixture(scope="session")
 def prefect_harness():
-    """Prefect for flow tests run in this process (not autouse): the run's shared server when there is
-    one (above), else Prefect's test harness (a temporary API + database)."""
+    """Prefect for flow tests run in this process (not autouse): the server this run started (above),
+    else Prefect's test harness (a temporary API + database; never a PREFECT_API_URL the user set)."""
     from prefect.settings import PREFECT_API_URL, temporary_settings
     from prefect.testing.utilities import prefect_test_harness
 
-    if os.environ.get(SHARED_PREFECT_ENV, "1") != "0" and os.environ.get("PREFECT_API_URL"):
-        with temporary_settings({PREFECT_API_URL: os.environ["PREFECT_API_URL"]}):
+    shared = os.environ.get(SHARED_PREFECT_URL_ENV)
+    if shared and os.environ.get("PREFECT_API_URL") == shared:
+        with temporary_settings({PREFECT_API_URL: shared}):
             yield
         return
     with prefect_test_harness(server_startup_timeout=300):
