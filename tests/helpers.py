@@ -129,20 +129,40 @@ def table_scans(con: duckdb.DuckDBPyConnection, query: str, params=None) -> dict
 
 
 def each_table_scan(con: duckdb.DuckDBPyConnection, query: str, params=None) -> list[tuple[str, int, int]]:
-    """(table, rows read, rows emitted) of every table scan of ``query``, one entry per scan."""
+    """(table, rows read, rows emitted) of every table scan of ``query``, one entry per scan, from DuckDB's
+    profile (EXPLAIN ANALYZE, JSON). Emitted: the rows through the scan's filters, its own or those of
+    the FILTER right above it. DuckDB 2.x turns ``list_contains(<list>, col)`` into ``col IN (...)``,
+    which the scan takes for pruning only ("optional: ...") and a FILTER right above it applies (for a
+    long list, over a MARK join with the list's values); 1.5 applies list_contains in the scan. The
+    profile's counts are operator_rows_scanned and operator_cardinality under the root's "children" on
+    1.5, rows_scanned and intermediate_rows under the root's "operator" list on 2.x."""
     plan = json.loads(con.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {query}", params).fetchall()[0][1])
     found: list[tuple[str, int, int]] = []
 
-    def walk(node):
+    def count(node, key_15: str, key_2: str) -> int:
+        return int(node.get(key_15, node.get(key_2)) or 0)
+
+    def kind(node) -> str:
+        return str(node.get("operator_type") or node.get("type") or "")
+
+    def children(node) -> list:
+        return [*node.get("children", []), *node.get("operator", [])]
+
+    def walk(node, parents: list) -> None:
         table = (node.get("extra_info") or {}).get("Table")
         if table:
-            found.append((table.rsplit(".", 1)[-1], int(node.get("operator_rows_scanned") or 0),
-                          int(node.get("operator_cardinality") or 0)))
-        for child in node.get("children", []):
-            walk(child)
+            emitted, above = count(node, "operator_cardinality", "intermediate_rows"), list(parents)
+            if (above and kind(above[-1]) == "HASH_JOIN" and (above[-1].get("extra_info") or {}).get("Join Type") == "MARK"
+                    and any(kind(c) == "COLUMN_DATA_SCAN" for c in children(above[-1]))):
+                above.pop()
+            if above and kind(above[-1]) == "FILTER":
+                emitted = count(above[-1], "operator_cardinality", "intermediate_rows")
+            found.append((table.rsplit(".", 1)[-1], count(node, "operator_rows_scanned", "rows_scanned"), emitted))
+        for child in children(node):
+            walk(child, [*parents, node])
 
     for root in plan if isinstance(plan, list) else [plan]:
-        walk(root)
+        walk(root, [])
     return found
 
 
