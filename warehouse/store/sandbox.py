@@ -18,9 +18,11 @@ def sandbox(con: duckdb.DuckDBPyConnection) -> None:
     """No file or network access from SQL at all: no spill folder (DuckDB lets SQL read and write
     its temp directory even with external access off), external access off, no scans of the calling
     Python code's variables, memory bounded (``EDGAR_WAREHOUSE_READER_MEMORY_LIMIT``, else 1GB),
-    settings locked."""
+    settings locked. Every setting here is the instance's, so every cursor of ``con`` and every other
+    connection of the process to this file has them: ``python_enable_replacements`` is a session
+    setting, set GLOBAL (a cursor starts with the default, true, and cannot change it once locked)."""
     con.execute("SET temp_directory = ''")
     con.execute("SET enable_external_access = false")
-    con.execute("SET python_enable_replacements = false")
+    con.execute("SET GLOBAL python_enable_replacements = false")
     bound_memory(con, READER_MEMORY_LIMIT_ENV, DEFAULT_READER_MEMORY_LIMIT)
     con.execute("SET lock_configuration = true")

@@ -48,6 +48,24 @@ def test_no_file_access_even_in_the_spill_folder(db):
         assert con.execute("SELECT current_setting('temp_directory')").fetchone()[0] == ""
 
 
+def test_no_cursor_reads_the_callers_python_variables(db):
+    """``python_enable_replacements`` is a session setting: the sandbox set it on the reader's own
+    connection only, so its cursors (every sandboxed statement runs on one: queries._execute) and a
+    second reader of the same file in the process (DuckDB shares the instance) read a DataFrame or Arrow
+    table of the calling Python frame by its name (1.5.5 and 2.0.1 alike)."""
+    import pyarrow as pa
+
+    secret_rows = pa.table({"x": [1, 2]})
+    assert secret_rows.num_rows == 2
+    with reader(db) as con, reader(db) as second:
+        for c in (con.cursor(), second, second.cursor()):
+            assert c.execute("SELECT current_setting('python_enable_replacements')").fetchone()[0] is False
+            with pytest.raises(duckdb.CatalogException, match="secret_rows"):
+                c.execute("SELECT * FROM secret_rows")
+            with pytest.raises(duckdb.CatalogException, match="secret_rows"):  # a relation (2.x streams from one)
+                c.sql("SELECT * FROM secret_rows").fetchall()
+
+
 def test_time_limit_stops_a_long_statement(db):
     with reader(db) as con:
         t0 = time.monotonic()
