@@ -15,6 +15,11 @@ DuckDB's own conversion, so a row is always what ``fetchall`` would have returne
 
 pyarrow and numpy are imported only by a process that already holds them (the MCP server, a
 notebook): a one-shot CLI ``sql`` would pay more to import them (~0.2 s) than they save.
+
+A statement is run with ``execute`` (not the cursor's own): DuckDB 2.x gives an executed cursor's result
+as Arrow only after copying every row of it (``to_arrow_reader`` reads the result to its end first), so
+a row limit or a page no longer bounded the work (``SELECT * FROM range(10000000000)`` with 5 rows asked
+for ran into the time limit); there the Arrow reader comes from the statement's relation, which streams.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import gc
 import sys
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import Any
+from typing import Any, Protocol
 
 import duckdb
 
@@ -37,7 +42,57 @@ _DAYS = (-719162, 2932896)
 _MICROS = (-62135596800000000, 253402300799999999)
 
 
-def columnar(cur: duckdb.DuckDBPyConnection) -> bool:
+#: DuckDB 2.x streams Arrow from a relation only; 1.5 streams an executed cursor's (and runs a relation
+#: that has parameters when it binds it: the whole result).
+_ARROW_FROM_RELATION = int(duckdb.__version__.split(".")[0]) >= 2
+
+
+class Rows(Protocol):
+    """A statement's result as ``fetch_rows`` and ``row_chunks`` read it: an executed cursor, or ``execute``'s."""
+
+    @property
+    def description(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    def fetchmany(self, size: int = ...) -> list[Any]: ...
+    def to_arrow_reader(self, batch_size: int = ...) -> Any: ...
+
+
+class _Streamed:
+    """One statement on DuckDB 2.x: Arrow from its relation (streamed), rows from the cursor running it
+    (``fetchmany`` streams there; the statement is run once, by whichever is asked first)."""
+
+    def __init__(self, cur: duckdb.DuckDBPyConnection, relation: Any, query: str, params: list | dict | None):
+        self._cur, self._relation, self._query, self._params = cur, relation, query, params
+        self.description = relation.description
+        self._executed: duckdb.DuckDBPyConnection | None = None
+
+    def to_arrow_reader(self, batch_size: int = 1 << 20) -> Any:
+        return self._relation.to_arrow_reader(batch_size)
+
+    def fetchall(self) -> list[Any]:
+        return self._rows().fetchall()
+
+    def fetchmany(self, size: int = 1) -> list[Any]:
+        return self._rows().fetchmany(size)
+
+    def _rows(self) -> duckdb.DuckDBPyConnection:
+        if self._executed is None:
+            self._executed = self._cur.execute(self._query, self._params or [])
+        return self._executed
+
+
+def execute(cur: duckdb.DuckDBPyConnection, query: str, params: list | dict | None = None) -> Rows:
+    """Run ONE statement (a SELECT: ``queries.admit``, or our own) on ``cur`` for ``fetch_rows`` and
+    ``row_chunks``: the executed cursor, but on DuckDB 2.x, in a process that holds pyarrow, the
+    statement's relation for Arrow (an executed cursor's Arrow is a copy of its whole result there)."""
+    if _ARROW_FROM_RELATION and "pyarrow" in sys.modules:
+        relation = cur.sql(query, params=params or None)
+        if relation is not None:
+            return _Streamed(cur, relation, query, params)
+    return cur.execute(query, params or [])
+
+
+def columnar(cur: Rows) -> bool:
     """Whether ``cur``'s result may be converted column by column (every column of a FAST type, and
     pyarrow already loaded in this process)."""
     if not cur.description or "pyarrow" not in sys.modules:
@@ -45,7 +100,7 @@ def columnar(cur: duckdb.DuckDBPyConnection) -> bool:
     return all(str(d[1]) in FAST_TYPES or str(d[1]).startswith("DECIMAL(") for d in cur.description)
 
 
-def fetch_rows(cur: duckdb.DuckDBPyConnection, max_rows: int | None = None) -> list[tuple]:
+def fetch_rows(cur: Rows, max_rows: int | None = None) -> list[tuple]:
     """Every row of ``cur``'s result (at most ``max_rows``), as ``fetchall``/``fetchmany`` give them."""
     if not columnar(cur):
         return cur.fetchall() if max_rows is None else cur.fetchmany(max_rows)
@@ -130,7 +185,7 @@ def _pylist(col: Any) -> list:
     return values
 
 
-def row_chunks(cur: duckdb.DuckDBPyConnection, rows: int) -> Iterator[list[tuple]]:
+def row_chunks(cur: Rows, rows: int) -> Iterator[list[tuple]]:
     """``cur``'s rows in chunks of at most ``rows`` (one Arrow reader, converted column by column when
     ``columnar``), for callers that stop early or stream: nothing beyond the chunk asked for is fetched."""
     if not columnar(cur):

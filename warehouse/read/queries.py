@@ -16,7 +16,7 @@ from typing import Any, Literal, TypeVar
 import duckdb
 
 from warehouse.errors import WarehouseError
-from warehouse.read.pyrows import fetch_rows, row_chunks
+from warehouse.read.pyrows import Rows, execute, fetch_rows, row_chunks
 from warehouse.schema.sql_files import sql
 from warehouse.store.db import abandon, fetch_all, quote_ident
 
@@ -160,7 +160,7 @@ def same_catalog_cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnec
 
 
 def _execute(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | None, timeout: float | None,
-             consume: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
+             consume: Callable[[Rows], T]) -> T:
     """Run ``query`` on a cursor of ``con`` in a worker thread and ``consume`` its result there; after
     ``timeout`` seconds interrupt it, and answer QueryTimeout at most ``STOP_GRACE`` later even when
     DuckDB cannot stop it (``db.abandon``: the cursor is closed when it ends, ``con`` closes without
@@ -170,7 +170,7 @@ def _execute(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | N
 
     def work() -> None:
         try:
-            box["value"] = consume(cur.execute(query, params or []))
+            box["value"] = consume(execute(cur, query, params))
         except BaseException as exc:  # noqa: BLE001 (handed to the caller's thread, raised there)
             box["error"] = exc
 
@@ -200,7 +200,7 @@ def _timed_out(timeout: float | None) -> QueryTimeout:
     return QueryTimeout(f"stopped after {limit} (narrow the query, or give it more time)")
 
 
-def _columns(cur: duckdb.DuckDBPyConnection) -> list[str]:
+def _columns(cur: Rows) -> list[str]:
     return [d[0] for d in cur.description] if cur.description else []
 
 
@@ -215,7 +215,7 @@ def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | 
     if not trusted:
         admit(con, query)
 
-    def consume(cur: duckdb.DuckDBPyConnection) -> Result:
+    def consume(cur: Rows) -> Result:
         columns = _columns(cur)
         if max_rows is None and max_bytes is None and not offset:
             return Result(columns, fetch_rows(cur))
@@ -229,7 +229,7 @@ def run_query(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | 
     return _execute(con, query, params, timeout, consume)
 
 
-def _page(cur: duckdb.DuckDBPyConnection, columns: list[str], max_rows: int | None, max_bytes: int | None,
+def _page(cur: Rows, columns: list[str], max_rows: int | None, max_bytes: int | None,
           offset: int) -> Result:
     """Rows ``offset``.. of ``cur``'s result until ``max_rows`` rows or ``max_bytes`` of JSON; a row
     larger than ``max_bytes`` by itself is a QueryError (no page could hold it)."""
@@ -262,7 +262,7 @@ def stream_query(con: duckdb.DuckDBPyConnection, query: str, write: Callable[[li
     only whether the stream was cut (``truncated``) and after how many (``next_offset``)."""
     admit(con, query)
 
-    def consume(cur: duckdb.DuckDBPyConnection) -> Result:
+    def consume(cur: Rows) -> Result:
         columns, n = _columns(cur), 0
         write(columns, [])
         for chunk in row_chunks(cur, 10_000):
@@ -282,7 +282,7 @@ def run_arrow(con: duckdb.DuckDBPyConnection, query: str, params: list | dict | 
     frames), under the time limit; more than ``max_rows`` rows is a QueryError naming the limit."""
     admit(con, query)
 
-    def consume(cur: duckdb.DuckDBPyConnection) -> Any:
+    def consume(cur: Rows) -> Any:
         import pyarrow as pa
 
         reader = cur.to_arrow_reader(min(max_rows + 1, 1 << 20) if max_rows else 1 << 20)

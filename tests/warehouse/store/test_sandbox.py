@@ -92,6 +92,26 @@ def test_row_limit_fetches_at_most_n_and_says_so(db):
     assert table.returncode == 0 and "truncated" in table.stderr  # a table is for reading: it says so
 
 
+def test_a_page_and_a_frame_of_a_huge_result_fetch_only_what_they_return(db):
+    """On DuckDB 2.x an executed cursor's Arrow reader copied the whole result first: the MCP tool's
+    pages (an offset, a byte limit) and the notebook's frames (max_rows) of this statement ran into the
+    time limit instead of answering (pyarrow loaded: the columnar path)."""
+    import pyarrow  # noqa: F401  (the MCP server and a notebook hold it: results are fetched as Arrow)
+
+    from warehouse.read.queries import run_arrow
+
+    huge = "SELECT * FROM range(10000000000)"
+    with reader(db) as con:
+        t0 = time.monotonic()
+        page = run_query(con, huge, max_rows=3, offset=5)
+        assert page.rows == [(5,), (6,), (7,)] and page.truncated and page.next_offset == 8
+        cut = run_query(con, huge, max_bytes=20)
+        assert cut.truncated and cut.cut_by == "bytes" and cut.rows[0] == (0,)
+        with pytest.raises(QueryError, match="more than 5 rows"):
+            run_arrow(con, huge, max_rows=5)
+        assert time.monotonic() - t0 < 10
+
+
 def test_one_statement_per_call(db):
     with reader(db) as con:
         with pytest.raises(QueryError, match="one SQL statement per call, got 2"):
