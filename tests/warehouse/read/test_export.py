@@ -19,7 +19,7 @@ from helpers import COMPANYFACTS_DIR, FIXTURES
 from pipelines.documents import read_local_document
 from warehouse.load.ingest import ingest
 from warehouse.read.export import ExportError, export_warehouse
-from warehouse.store.db import connect, raw_dir_for
+from warehouse.store.db import connect, fetch_value, raw_dir_for
 
 APPLE = 320193
 FILING_DOCUMENTS = ("10-K_10-Q/0000320193-25-000079_aapl-20250927.htm.gz", "8-K/0000912057-00-002128.txt.gz")
@@ -41,9 +41,10 @@ def exported(company_warehouse, tmp_path_factory):
 
 
 def _differences(con: duckdb.DuckDBPyConnection, left: str, right: str) -> int:
-    """Rows in one side and not the other (multiset), both directions."""
-    return con.execute(f"SELECT (SELECT count(*) FROM ({left} EXCEPT ALL {right}))"
-                       f" + (SELECT count(*) FROM ({right} EXCEPT ALL {left}))").fetchone()[0]
+    """Rows in one side and not the other (multiset), both directions (fetch_value reads the result to its
+    end: on DuckDB 2.x a fetchone() leaves it open, and the connection then refuses register())."""
+    return fetch_value(con, f"SELECT (SELECT count(*) FROM ({left} EXCEPT ALL {right}))"
+                            f" + (SELECT count(*) FROM ({right} EXCEPT ALL {left}))")
 
 
 def _warehouse_reader(db: Path) -> duckdb.DuckDBPyConnection:
@@ -61,7 +62,7 @@ def _reads_back_identically(dest: Path, manifest: dict, db: Path) -> None:
         for name, table in manifest["tables"].items():
             cols = ", ".join(f'"{c["name"]}"' for c in table["columns"])
             truth = f'SELECT {cols} FROM w."{name}"'
-            n = con.execute(f"SELECT count(*) FROM ({truth})").fetchone()[0]
+            n = fetch_value(con, f"SELECT count(*) FROM ({truth})")
             assert table["rows"] == n, name
             folder = dest / name
             if n == 0:
@@ -200,7 +201,7 @@ def test_as_of_exports_what_was_public_then(company_warehouse, tmp_path):
         for name, macro in (("facts_as_of", "facts_as_of"), ("derived_metrics_as_of", "derived_metrics_as_of")):
             cols = ", ".join(f'"{c["name"]}"' for c in m["tables"][name]["columns"])
             truth = f"SELECT {cols} FROM w.{macro}(TIMESTAMP '2010-01-01')"
-            assert m["tables"][name]["rows"] == con.execute(f"SELECT count(*) FROM ({truth})").fetchone()[0]
+            assert m["tables"][name]["rows"] == fetch_value(con, f"SELECT count(*) FROM ({truth})")
             assert _differences(con, truth, f"SELECT {cols} FROM read_parquet('{dest}/{name}/*.parquet')") == 0
     finally:
         con.close()
