@@ -11,6 +11,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from helpers import COMPANYFACTS_FILES
@@ -186,21 +187,39 @@ def test_writer_busy_in_process(tmp_path):
             pass
 
 
-def test_damaged_wal_is_one_line_with_the_recovery(tmp_path):
-    """Issue 8 bullet 1's file: DuckDB 1.5 cannot replay COMMENT ON COLUMN of a table with a
-    DEFAULT nextval column. Opening it must say so in one line, with the documented recovery."""
-    db = tmp_path / "w.duckdb"
-    code = textwrap.dedent(f"""
-        import duckdb, os
-        con = duckdb.connect({str(db)!r})
+#: Two WALs DuckDB cannot replay: issue 8 bullet 1's (1.5 cannot replay COMMENT ON COLUMN of a table with
+#: a DEFAULT nextval column; 2.0.1 can), and one whose entry is damaged (a checksum mismatch on both).
+DAMAGED_WALS = {
+    "comment_on_a_nextval_table": """
         con.execute("CREATE SEQUENCE s")
         con.execute("CREATE TABLE t (id BIGINT DEFAULT nextval('s'), v INTEGER)")
         con.execute("CHECKPOINT")
         con.execute("COMMENT ON COLUMN t.v IS 'a value'")
-        os._exit(0)
-    """)
+    """,
+    "a_damaged_entry": """
+        con.execute("CREATE TABLE t (v INTEGER)")
+        con.execute("CHECKPOINT")
+        con.execute("INSERT INTO t SELECT range FROM range(1000)")
+    """,
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGED_WALS))
+def test_damaged_wal_is_one_line_with_the_recovery(tmp_path, damage):
+    """A WAL DuckDB cannot replay: opening the file must say so in one line, with the documented recovery."""
+    if damage == "comment_on_a_nextval_table" and int(duckdb.__version__.split(".")[0]) >= 2:
+        pytest.skip("DuckDB 2.x replays this WAL (tests/warehouse/schema/test_definitions.py's canary)")
+    db = tmp_path / "w.duckdb"
+    code = "import duckdb, os\n" + f"con = duckdb.connect({str(db)!r})\n" + textwrap.dedent(DAMAGED_WALS[damage]) \
+        + "os._exit(0)\n"
     subprocess.run([sys.executable, "-c", code], check=True)
-    assert Path(str(db) + ".wal").exists()
+    wal = Path(str(db) + ".wal")
+    assert wal.exists()
+    if damage == "a_damaged_entry":
+        data = bytearray(wal.read_bytes())
+        for i in range(len(data) // 3, len(data) // 3 + 16):
+            data[i] ^= 0xFF
+        wal.write_bytes(bytes(data))
     with pytest.raises(DamagedWarehouse) as exc:
         with reader(db):
             pass
