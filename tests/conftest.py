@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from cost_log import LOG_ENV, CostLog, slow_tests
 
-from helpers import COMPANYFACTS_FILES, load_files
+from helpers import COMPANYFACTS_FILES, lake_extensions_missing_off_the_pin, load_files
 from warehouse.store.db import connect, raw_dir_for
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -229,29 +229,6 @@ class Lakes:
         return {"EDGAR_WAREHOUSE_BACKEND": "ducklake",
                 "EDGAR_WAREHOUSE_LAKE_CATALOG": pg_loopback.createdb(self.folder, self.port, dbname),
                 "EDGAR_WAREHOUSE_LAKE_DATA": str(self.data_root / dbname)}
-
-
-def lake_extensions_missing_off_the_pin() -> str | None:
-    """Why the DuckLake tests cannot run on this DuckDB, or None. Only off the pin (a DuckDB other than
-    pyproject.toml's, as when the suite is tried on 2.x): PyPI carries the DuckLake, postgres and httpfs
-    extensions for the pinned version only, and an extension loads only in its exact version. On the
-    pin a missing extension fails the tests (the `scale` extra belongs to every test environment)."""
-    import tomllib
-
-    import duckdb
-
-    from warehouse.store.lake import LakeError, extension_files
-
-    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]
-    pin = next(d.split("==", 1)[1] for d in project["dependencies"] if d.startswith("duckdb=="))
-    if duckdb.__version__ == pin:
-        return None
-    try:
-        extension_files()
-    except LakeError as exc:
-        return (f"the DuckLake backend tests need the DuckLake and postgres extensions built for DuckDB "
-                f"{duckdb.__version__}, which PyPI does not carry (the pin, {pin}, has them): {exc}")
-    return None
 
 
 @pytest.fixture(scope="session")
