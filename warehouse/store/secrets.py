@@ -1,4 +1,5 @@
-"""Secrets kept out of every printed line: ``redact`` for error lines, ``redact_logs`` for every log record.
+"""Secrets kept out of every printed line: ``redact`` for error lines, ``redact_logs`` for every log record
+and every traceback.
 
 A secret is a catalog password (``password=...`` in a libpq connection string, ``user:pass@`` in a
 URI), an object store's key (``SECRET '...'``, ``KEY_ID '...'``, ``SESSION_TOKEN '...'``) or a value the
@@ -80,11 +81,44 @@ class _RedactingFactory:
         clean = redact(message)
         if clean != message:
             record.msg, record.args = clean, None
+        if record.exc_info and record.exc_info[0] is not None:  # the traceback a handler prints: formatted here
+            record.exc_text = redact(_FORMATTER.formatException(record.exc_info))
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info)
         return record
 
 
+_FORMATTER = logging.Formatter()
+
+
+def _redacting_excepthook(exc_type: type[BaseException], exc: BaseException, tb: Any) -> None:
+    """``sys.excepthook``: an uncaught exception's traceback printed redacted (its exception's text may
+    echo a connection string)."""
+    import sys
+    import traceback
+
+    sys.stderr.write(redact("".join(traceback.format_exception(exc_type, exc, tb))))
+
+
+def _redacting_thread_hook(args: Any) -> None:
+    """``threading.excepthook``: a thread's uncaught exception, printed redacted."""
+    import sys
+    import traceback
+
+    if args.exc_type is SystemExit:
+        return
+    name = args.thread.name if args.thread is not None else "?"
+    sys.stderr.write(f"Exception in thread {name}:\n"
+                     + redact("".join(traceback.format_exception(args.exc_type, args.exc_value, args.exc_traceback))))
+
+
 def redact_logs() -> None:
-    """Every log record of the process is redacted before any handler sees it (idempotent)."""
+    """Every log record of the process (its traceback too) is redacted before any handler sees it, and
+    so is the traceback of an exception no code caught, in the main thread or another (idempotent)."""
+    import sys
+
     factory = logging.getLogRecordFactory()
     if not isinstance(factory, _RedactingFactory):
         logging.setLogRecordFactory(_RedactingFactory(factory))
+    sys.excepthook = _redacting_excepthook
+    threading.excepthook = _redacting_thread_hook

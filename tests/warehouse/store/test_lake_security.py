@@ -141,3 +141,33 @@ def test_redaction_masks_passwords_keys_and_known_secrets(monkeypatch, caplog):
         assert caplog.records[-1].getMessage() == "attaching dbname=lake password=***"
     finally:
         logging.setLogRecordFactory(old)
+
+
+@pytest.mark.slow  # a Python process of its own
+def test_a_traceback_is_masked_in_a_log_record_and_when_nothing_caught_it(tmp_path):
+    """A logged exception's traceback (``log.exception``, Prefect's task failures) and an exception no
+    code caught, in the main thread or another, print the message of DuckDB or libpq, which echoes the
+    connection string: masked like every line (was: only the record's message was)."""
+    script = tmp_path / "boom.py"
+    script.write_text(
+        "import io, logging, sys, threading\n"
+        "from warehouse.store.secrets import redact_logs\n"
+        "redact_logs()\n"
+        "out = io.StringIO()\n"
+        "handler = logging.StreamHandler(out)\n"
+        "logging.getLogger('x').addHandler(handler)\n"
+        "try:\n"
+        "    raise RuntimeError('cannot attach dbname=lake password=hunter22 host=db')\n"
+        "except RuntimeError:\n"
+        "    logging.getLogger('x').exception('attach failed')\n"
+        "sys.stderr.write(out.getvalue())\n"
+        "t = threading.Thread(target=lambda: (_ for _ in ()).throw(ValueError('password=hunter22 in a thread')))\n"
+        "t.start(); t.join()\n"
+        "raise RuntimeError('uncaught: postgresql://edgar:hunter22@db/lake')\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[3])
+    assert proc.returncode == 1
+    err = proc.stderr
+    assert "hunter22" not in err, err
+    assert "attach failed" in err and "Traceback" in err and "password=***" in err
+    assert "in a thread" in err and "uncaught: postgresql://edgar:***@db/lake" in err
