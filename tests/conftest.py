@@ -38,15 +38,18 @@ def pytest_configure(config):
 # One Prefect server for the whole run (started by the run's first process, before pytest-xdist
 # starts its workers, which inherit PREFECT_API_URL): every CLI process a test starts, and every flow
 # run in a process, talks to it instead of starting Prefect's ephemeral server, ~15 s CPU each
-# (tests/prefect_server.py). Not for the fast set (make check: no Prefect), nor when the caller gave
-# PREFECT_API_URL, nor with EDGAR_TEST_SHARED_PREFECT=0 (then each process starts its own, as users' do).
+# (tests/prefect_server.py). Only for a run on pytest-xdist workers; not for the fast set (make check:
+# no Prefect), nor when the caller gave PREFECT_API_URL, nor with EDGAR_TEST_SHARED_PREFECT=0 (then each
+# process starts its own, as users' do).
 SHARED_PREFECT_ENV = "EDGAR_TEST_SHARED_PREFECT"
 SHARED_PREFECT_URL_ENV = "EDGAR_TEST_SHARED_PREFECT_URL"  # the server this run started (never a user's own)
 
 
 def _shared_prefect_wanted(config) -> bool:
+    # a run on workers (make test; -n): a one-file run in one process does not wait for a server
+    on_workers = bool(getattr(config.option, "numprocesses", None))
     return (os.environ.get(SHARED_PREFECT_ENV, "1") != "0" and not os.environ.get("PREFECT_API_URL")
-            and "not slow" not in (config.getoption("markexpr", "") or ""))
+            and on_workers and "not slow" not in (config.getoption("markexpr", "") or ""))
 
 
 def _start_shared_prefect(config) -> None:
