@@ -26,6 +26,7 @@ def pytest_configure(config):
         os.environ["PREFECT_HOME"] = tempfile.mkdtemp(prefix="edgar-prefect-")
     if worker:
         os.environ["PREFECT_HOME"] = os.path.join(os.environ["PREFECT_HOME"], worker)
+    os.makedirs(os.environ["PREFECT_HOME"], exist_ok=True)  # Prefect makes only the last folder (a warning per worker)
     if worker and "EDGAR_WAREHOUSE_STATE_DIR" not in os.environ:
         os.environ["EDGAR_WAREHOUSE_STATE_DIR"] = tempfile.mkdtemp(prefix=f"edgar-state-{worker}-")
     os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "90")
