@@ -25,6 +25,20 @@ FIXTURES = Path(__file__).parent / "fixtures"
 COMPANYFACTS_DIR = FIXTURES / "sec" / "data.sec.gov" / "api" / "xbrl" / "companyfacts"
 COMPANYFACTS_FILES = sorted(COMPANYFACTS_DIR.glob("*.json.gz"))
 VINTAGES_DIR = FIXTURES / "vintages" / "companyfacts"
+SUBMISSIONS_DIR = FIXTURES / "sec" / "data.sec.gov" / "submissions"
+# One vendored document of every kind pipelines.detect tells (the FSDS zip: its first filing is one;
+# the daily index is read by the nightly, never loaded)
+KIND_EXAMPLES = {
+    "companyfacts": COMPANYFACTS_DIR / "CIK0001835632.json.gz",
+    "submissions": SUBMISSIONS_DIR / "CIK0001318605.json.gz",
+    "submissions_page": SUBMISSIONS_DIR / "CIK0001318605-submissions-001.json.gz",
+    "company_tickers": FIXTURES / "sec/www.sec.gov/files/company_tickers.json.gz",
+    "company_tickers_exchange": FIXTURES / "sec/www.sec.gov/files/company_tickers_exchange.json.gz",
+    "ownership": FIXTURES / "form4/0000320193-22-000061.txt",
+    "filing_document": FIXTURES / "filings/8-K/0000912057-00-002128.txt.gz",
+    "fsds_filing": FIXTURES / "fsds/2009q3.zip",
+    "daily_index": FIXTURES / "nights/night2/www.sec.gov/Archives/edgar/daily-index/2022/QTR2/form.20220505.idx.gz",
+}
 
 
 def read_body(path: str | Path) -> bytes:

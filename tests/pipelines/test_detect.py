@@ -4,39 +4,25 @@ refused by name."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from helpers import FIXTURES, read_body
+from helpers import KIND_EXAMPLES, read_body
 from pipelines.archive import documents
 from pipelines.detect import DETECTIONS, JSON_KINDS, KINDS, WEB_PAGE_KINDS, detect_kind
 from pipelines.errors import RejectedDocument
 from pipelines.parse import KINDS as PARSED
 
-SUB = FIXTURES / "sec/data.sec.gov/submissions"
-EXAMPLES: dict[str, Path] = {
-    "companyfacts": FIXTURES / "sec/data.sec.gov/api/xbrl/companyfacts/CIK0001835632.json.gz",
-    "submissions": SUB / "CIK0001318605.json.gz",
-    "submissions_page": SUB / "CIK0001318605-submissions-001.json.gz",
-    "company_tickers": FIXTURES / "sec/www.sec.gov/files/company_tickers.json.gz",
-    "company_tickers_exchange": FIXTURES / "sec/www.sec.gov/files/company_tickers_exchange.json.gz",
-    "ownership": FIXTURES / "form4/0000320193-22-000061.txt",
-    "filing_document": FIXTURES / "filings/8-K/0000912057-00-002128.txt.gz",
-    "daily_index": FIXTURES / "nights/night2/www.sec.gov/Archives/edgar/daily-index/2022/QTR2/form.20220505.idx.gz",
-}
-
 
 def _body(kind: str) -> bytes:
-    if kind == "fsds_filing":
-        return next(documents([FIXTURES / "fsds/2009q3.zip"])).body
-    return read_body(EXAMPLES[kind])
+    if kind == "fsds_filing":  # a zip of filings: its first one
+        return next(documents([KIND_EXAMPLES[kind]])).body
+    return read_body(KIND_EXAMPLES[kind])
 
 
 def test_every_kind_has_one_row_and_every_loadable_kind_is_detected():
     assert len(KINDS) == len(set(KINDS)) == len(DETECTIONS)
     assert set(PARSED) <= set(KINDS)  # a kind the parser takes is one detection tells
-    assert set(EXAMPLES) | {"fsds_filing"} == set(KINDS)
+    assert set(KIND_EXAMPLES) == set(KINDS)
     assert WEB_PAGE_KINDS == {"filing_document"} and "companyfacts" in JSON_KINDS and "ownership" not in JSON_KINDS
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import COMPANYFACTS_DIR, FIXTURES, small_fsds_zip
+from helpers import COMPANYFACTS_DIR, FIXTURES, KIND_EXAMPLES, small_fsds_zip
 from pipelines import parse as parse_mod
 from pipelines.archive import documents
 from pipelines.detect import KINDS as DETECTED
@@ -28,17 +28,7 @@ from warehouse.schema.tables import BY_NAME as TABLES
 from warehouse.store.db import connect, fetch_all, fetch_value
 
 ROOT = Path(__file__).resolve().parents[3]
-SUB = FIXTURES / "sec" / "data.sec.gov" / "submissions"
-ONE_OF_EACH = {
-    "companyfacts": COMPANYFACTS_DIR / "CIK0001835632.json.gz",
-    "submissions": SUB / "CIK0001318605.json.gz",
-    "submissions_page": SUB / "CIK0001318605-submissions-001.json.gz",
-    "company_tickers": FIXTURES / "sec/www.sec.gov/files/company_tickers.json.gz",
-    "company_tickers_exchange": FIXTURES / "sec/www.sec.gov/files/company_tickers_exchange.json.gz",
-    "ownership": FIXTURES / "form4/0000320193-22-000061.txt",
-    "filing_document": FIXTURES / "filings/8-K/0000912057-00-002128.txt.gz",
-    "fsds_filing": FIXTURES / "fsds/2009q3.zip",  # its first filing: a zip of them is a document per filing
-}
+ONE_OF_EACH = {kind: path for kind, path in KIND_EXAMPLES.items() if kind != "daily_index"}  # the loadable kinds
 CF = sorted(COMPANYFACTS_DIR.glob("*.json.gz"))
 
 
