@@ -100,6 +100,7 @@ DETECTIONS = (
 KINDS = tuple(d.kind for d in DETECTIONS)
 WEB_PAGE_KINDS = frozenset(d.kind for d in DETECTIONS if d.web_page)
 JSON_KINDS = frozenset(d.kind for d in DETECTIONS if d.json)
+_AFTER_JSON = max(i for i, d in enumerate(DETECTIONS) if d.json) + 1  # a JSON body is tried by the rows before
 
 
 def detect_kind(body: bytes, *, document: str) -> str:
@@ -123,5 +124,3 @@ def detect_kind(body: bytes, *, document: str) -> str:
         raise RejectedDocument(document, "JSON of an unknown shape (not companyfacts, submissions or tickers)")
     raise RejectedDocument(document, "unrecognised content (not JSON, ownership XML or an EDGAR index)")
 
-
-_AFTER_JSON = max(i for i, d in enumerate(DETECTIONS) if d.json) + 1

@@ -25,7 +25,7 @@ def main(paths: list[str]) -> None:
     listed = slow_tests()
     slow = {n: c for n, c in costs.items() if c >= SLOW_CPU_SECONDS}
     # a listed test not measured this time (e.g. a run of the fast set) stays listed
-    keep = {n: float(listed[n].split()[1]) for n in listed if n not in costs}
+    keep = {n: cpu for n, cpu in listed.items() if n not in costs}
     rows = sorted({**keep, **slow}.items(), key=lambda kv: (-kv[1], kv[0]))
     SLOW_TESTS.write_text(f"# written by scripts/test_costs.py: tests costing >= {SLOW_CPU_SECONDS} s CPU, left out of make check\n"
                           + "".join(f"{n}\t{c:.1f}\n" for n, c in rows))

@@ -105,7 +105,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
         item.stash[_SLOW_BY_RULE] = item.get_closest_marker("slow") is not None
         if not item.stash[_SLOW_BY_RULE] and item.nodeid in measured_slow:
-            item.add_marker(pytest.mark.slow(reason=measured_slow[item.nodeid]))
+            item.add_marker(pytest.mark.slow(reason=f"measured {measured_slow[item.nodeid]} s CPU"))
         if "prefect_harness" in item.fixturenames:
             item.add_marker(pytest.mark.xdist_group("prefect"))
         elif not getattr(item.module, "SPREAD_OVER_WORKERS", False):

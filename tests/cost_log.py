@@ -40,9 +40,9 @@ class CostLog:
             out.write(f"{nodeid}\t{cpu_seconds() - self.cpu:.2f}\t{time.monotonic() - self.wall:.2f}\n")
 
 
-def slow_tests() -> dict[str, str]:
-    """Node id -> why it is slow (its measured CPU seconds), from tests/slow_tests.tsv."""
+def slow_tests() -> dict[str, float]:
+    """Node id -> its measured CPU seconds, from tests/slow_tests.tsv."""
     if not SLOW_TESTS.exists():
         return {}
     rows = (line.split("\t") for line in SLOW_TESTS.read_text().splitlines() if line and not line.startswith("#"))
-    return {nodeid: f"measured {cpu} s CPU" for nodeid, cpu, *_ in rows}
+    return {nodeid: float(cpu) for nodeid, cpu, *_ in rows}

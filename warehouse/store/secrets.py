@@ -12,7 +12,9 @@ from __future__ import annotations
 import logging
 import os
 import re
+import sys
 import threading
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -91,34 +93,23 @@ class _RedactingFactory:
 _FORMATTER = logging.Formatter()
 
 
-def _redacting_excepthook(exc_type: type[BaseException], exc: BaseException, tb: Any) -> None:
-    """``sys.excepthook``: an uncaught exception's traceback printed redacted (its exception's text may
-    echo a connection string)."""
-    import sys
-    import traceback
-
-    sys.stderr.write(redact("".join(traceback.format_exception(exc_type, exc, tb))))
+def _write_redacted(exc_type: type[BaseException], exc: BaseException | None, tb: Any, head: str = "") -> None:
+    """An uncaught exception's traceback on stderr, redacted (its text may echo a connection string)."""
+    sys.stderr.write(head + redact("".join(traceback.format_exception(exc_type, exc, tb))))
 
 
 def _redacting_thread_hook(args: Any) -> None:
     """``threading.excepthook``: a thread's uncaught exception, printed redacted."""
-    import sys
-    import traceback
-
-    if args.exc_type is SystemExit:
-        return
-    name = args.thread.name if args.thread is not None else "?"
-    sys.stderr.write(f"Exception in thread {name}:\n"
-                     + redact("".join(traceback.format_exception(args.exc_type, args.exc_value, args.exc_traceback))))
+    if args.exc_type is not SystemExit:
+        name = args.thread.name if args.thread is not None else "?"
+        _write_redacted(args.exc_type, args.exc_value, args.exc_traceback, f"Exception in thread {name}:\n")
 
 
 def redact_logs() -> None:
     """Every log record of the process (its traceback too) is redacted before any handler sees it, and
     so is the traceback of an exception no code caught, in the main thread or another (idempotent)."""
-    import sys
-
     factory = logging.getLogRecordFactory()
     if not isinstance(factory, _RedactingFactory):
         logging.setLogRecordFactory(_RedactingFactory(factory))
-    sys.excepthook = _redacting_excepthook
+    sys.excepthook = _write_redacted
     threading.excepthook = _redacting_thread_hook

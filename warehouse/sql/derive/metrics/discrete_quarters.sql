@@ -17,15 +17,14 @@
 -- reads: sfv, std_obs, edge, recast_note
 -- appends: metric_candidates
 WITH derived AS (SELECT * FROM sfv WHERE derivation LIKE 'derived_%'),
-ended AS (  -- each derived quarter's interval that ends with no derived successor: the reported quarter took over
+ended AS (  -- the derived interval that ends when the tagged quarter is first public (refresh/30 keeps no
+            -- derived interval after that moment, and ends an earlier one before it): the reported quarter took over
     SELECT d.standard_concept, d.cik, d.fiscal_year, d.fiscal_period, d.duration_class, d.period_start, d.period_end,
            d.unit, d.taxonomy, d.derivation, r.known_from, r.inputs
     FROM derived d
     JOIN sfv r ON r.derivation = 'reported' AND r.duration_class = 'quarter' AND r.cik = d.cik
               AND r.standard_concept = d.standard_concept AND r.unit = d.unit AND r.period_end = d.period_end
               AND r.known_from = d.valid_to
-    ANTI JOIN derived n ON n.cik = d.cik AND n.standard_concept = d.standard_concept AND n.unit = d.unit
-                       AND n.period_start = d.period_start AND n.period_end = d.period_end AND n.known_from = d.valid_to
     QUALIFY row_number() OVER (PARTITION BY d.cik, d.standard_concept, d.unit, d.period_start, d.period_end, d.valid_to
                                ORDER BY r.period_start) = 1
 ),
@@ -48,10 +47,9 @@ SELECT standard_concept AS metric, cik, fiscal_year, fiscal_period, duration_cla
                  THEN recast_note(standard_concept || ' ' || inputs[2].period_start || '..' || inputs[2].period_end,
                                   inputs[2].value, inputs[2].accession) END], lambda x: x IS NOT NULL)) AS flags,
        list_transform(inputs, lambda x: edge(x.step, x, NULL)) AS inputs
-FROM sfv  -- inputs: [the ytd part, the less_ytd part] (refresh/30)
+FROM derived  -- inputs: [the ytd part, the less_ytd part] (refresh/30)
 LEFT JOIN first_said f1 ON f1.slot = hash(cik, standard_concept, unit, inputs[1].period_start, inputs[1].period_end)
 LEFT JOIN first_said f2 ON f2.slot = hash(cik, standard_concept, unit, inputs[2].period_start, inputs[2].period_end)
-WHERE derivation LIKE 'derived_%'
 UNION ALL
 SELECT standard_concept, cik, fiscal_year, fiscal_period, duration_class, period_start, period_end, NULL, unit, unit,
        taxonomy, derivation, standard_concept || ' as the company reported the quarter', 'discrete_quarter.v1',
