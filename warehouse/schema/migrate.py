@@ -243,12 +243,17 @@ def _execute(con: duckdb.DuckDBPyConnection, sql: str, source: str) -> None:
         raise SchemaError(f"{source} failed: {exc}") from exc
 
 
-def upgrade(con: duckdb.DuckDBPyConnection, root: Path | None = None) -> list[Migration]:
-    """Pending migrations, then definitions and comments if anything changed; nothing left in the WAL."""
+def upgrade(con: duckdb.DuckDBPyConnection, root: Path | None = None, *, copied: bool = False) -> list[Migration]:
+    """Pending migrations, then definitions and comments if anything changed; nothing left in the WAL.
+    ``copied``: the file is a copy of the schema template (warehouse/schema/template.py) just made,
+    whose bookkeeping rows then say when this file got its schema."""
     root = root or schema_dir()
     with _straight_to_file(con):
         done = apply_migrations(con, root / "migrations", together=True)
         apply_definitions(con, root, force=bool(done))
+        if copied:
+            for table in ("schema_migrations", "schema_definitions"):
+                con.execute(f"UPDATE {table} SET applied_at = CAST(current_timestamp AS TIMESTAMP)")
     return done
 
 

@@ -20,6 +20,7 @@ import duckdb
 from warehouse.errors import DamagedWarehouse, DiskFull, DuckDBStopped, OutOfMemory, WarehouseError
 from warehouse.memory import MEMORY_LIMIT_ENV, writer_memory_limit
 from warehouse.schema.migrate import upgrade
+from warehouse.schema.template import forget_template, start_from_template
 from warehouse.store.lake import connect_lake, is_lake, lake_config, serialise_writes
 from warehouse.store.publish import (
     INTERACTIVE_WAIT,
@@ -85,15 +86,15 @@ def connect(db_path: str | Path, *, read_only: bool = False, migrate: bool = Tru
     p = Path(db_path)
     if read_only and not p.exists():
         raise WarehouseError(f"{p}: no warehouse here (run `edgar-warehouse --db {p} init` first)")
+    # a new file starts as a copy of the machine's empty-schema template (warehouse/schema/template.py)
+    fresh = not read_only and migrate and not p.exists() and start_from_template(p)
     try:
         con = duckdb.connect(str(p), read_only=read_only)
-    except duckdb.IOException as exc:
-        if "lock" in str(exc).lower():
-            raise WarehouseError(f"{p}: another process holds the file open for writing "
-                                 f"(a DuckDB shell or an older edgar-warehouse?)") from exc
-        raise _damaged(p, exc) from exc
-    except duckdb.Error as exc:  # WAL replay failures, bad headers, truncated blocks...
-        raise _damaged(p, exc) from exc
+    except duckdb.Error as exc:
+        if not fresh:
+            raise _connect_error(p, exc) from exc
+        forget_template(p)  # a damaged template: made from the migrations instead, as without one
+        return connect(p, read_only=read_only, migrate=migrate, external_access=external_access)
     try:
         if con.execute("SELECT current_setting('lock_configuration')").fetchone()[0]:
             # DuckDB shares one instance per file within a process: another reader here sandboxed it
@@ -106,11 +107,19 @@ def connect(db_path: str | Path, *, read_only: bool = False, migrate: bool = Tru
         if read_only and not external_access:
             sandbox(con)
         if not read_only and migrate:
-            upgrade(con)
+            upgrade(con, copied=fresh)
     except BaseException:
         con.close()
         raise
     return con
+
+
+def _connect_error(p: Path, exc: duckdb.Error) -> WarehouseError:
+    """What opening ``p`` failed with, as the writer or reader is told."""
+    if isinstance(exc, duckdb.IOException) and "lock" in str(exc).lower():
+        return WarehouseError(f"{p}: another process holds the file open for writing "
+                              f"(a DuckDB shell or an older edgar-warehouse?)")
+    return _damaged(p, exc)  # WAL replay failures, bad headers, truncated blocks...
 
 
 # Connections with a statement DuckDB could not interrupt still running on one of their cursors

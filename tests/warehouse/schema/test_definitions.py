@@ -132,11 +132,16 @@ def _run_and_die(path, env=None) -> None:
                    env={**os.environ, **(env or {})})
 
 
-def test_fresh_warehouse_killed_right_after_migrations_still_opens(tmp_path):
+@pytest.mark.parametrize("template", ["off", "copied"])
+def test_fresh_warehouse_killed_right_after_migrations_still_opens(tmp_path, template):
     """Minimal case of issue 8 bullet 1: migrations + definitions + COMMENT ON COLUMN of source_documents
-    (DEFAULT nextval) in a fresh file, process gone without closing: the file must open again."""
+    (DEFAULT nextval) in a fresh file, process gone without closing: the file must open again; also a
+    file copied from the schema template (its applied_at stamped straight into the file, no WAL)."""
     path = tmp_path / "w.duckdb"
-    _run_and_die(path)
+    cache = "off" if template == "off" else str(tmp_path / "cache")
+    if template == "copied":
+        _run_and_die(tmp_path / "builds-the-template.duckdb", {"EDGAR_WAREHOUSE_SCHEMA_CACHE": cache})
+    _run_and_die(path, {"EDGAR_WAREHOUSE_SCHEMA_CACHE": cache})
     assert not (tmp_path / "w.duckdb.wal").exists() or (tmp_path / "w.duckdb.wal").stat().st_size == 0
     con = duckdb.connect(str(path))
     try:

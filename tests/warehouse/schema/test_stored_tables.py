@@ -143,6 +143,7 @@ def test_a_refill_runs_under_the_writers_memory_limit(tmp_path, monkeypatch):
     """Schema upgrades hold EDGAR_WAREHOUSE_MEMORY_LIMIT (the whole standard-facts fill needed 5 GB
     at 100x with DuckDB's default of 80 % of RAM); the setting before comes back after."""
     monkeypatch.setenv("EDGAR_WAREHOUSE_MEMORY_LIMIT", "300MB")
+    monkeypatch.setenv("EDGAR_WAREHOUSE_SCHEMA_CACHE", "off")  # the file made from its migrations here
     seen: list[str] = []
     refill = stored_tables.refill
 
