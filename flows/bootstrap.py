@@ -43,11 +43,16 @@ def bootstrap(con: Any, paths: list[Path], *, raw_dir: Path, command: str = "boo
               cik: int | None = None, on_batch: Callable[[BatchReport, int], None] | None = None) -> BatchReport:
     """Load every member of ``paths`` (zips, folders, files) as ONE run committing every
     ``batch_size`` members; ``on_batch(report, members)`` after each commit. Returns the run's totals."""
+    require(paths)
+    return ingest(con, items(paths, accession=accession, cik=cik), raw_dir=raw_dir, command=command, batch_size=batch_size,
+                  workers=workers, on_batch=on_batch)
+
+
+def require(paths: Iterable[Path]) -> None:
+    """FileNotFoundError naming every one of ``paths`` that does not exist."""
     missing = [str(p) for p in paths if not Path(p).exists()]
     if missing:
         raise FileNotFoundError(f"no such file or folder: {', '.join(missing)}")
-    return ingest(con, items(paths, accession=accession, cik=cik), raw_dir=raw_dir, command=command, batch_size=batch_size,
-                  workers=workers, on_batch=on_batch)
 
 
 def total_members(paths: list[Path]) -> int:

@@ -187,14 +187,49 @@ def bootstrap(
     companyfacts_zip: Annotated[Path, typer.Option("--companyfacts-zip", help="SEC's companyfacts.zip (or a folder of its members).")],
     submissions_zip: Annotated[Path | None, typer.Option("--submissions-zip", help="SEC's submissions.zip, pages included (or a folder).")] = None,
     batch_size: Annotated[int, typer.Option(help="Commit every N members, or sooner at EDGAR_WAREHOUSE_BATCH_BYTES (64MB) of JSON (bounds memory; a killed run resumes after the last commit).")] = DEFAULT_BATCH_SIZE,
+    work_pool: Annotated[str | None, typer.Option("--work-pool", help="DuckLake: load on this Prefect process work pool's workers (flows/pool.py); needs PREFECT_API_URL.")] = None,
+    shards: Annotated[int, typer.Option(help="--work-pool: cut the members into N shard flow runs (more shards than workers balances them).")] = 4,
 ) -> None:
     """Bulk-load SEC's nightly companyfacts.zip (and submissions.zip), streamed member by member.
 
     Resumable: members already loaded (same bytes, by sha256) are skipped before parsing, so a
-    killed bootstrap run again converges. A bad member is rejected by name and the rest loads."""
+    killed bootstrap run again converges. A bad member is rejected by name and the rest loads.
+    With --work-pool (DuckLake), this process reads the members into the lake's raw store and the
+    pool's workers load them, shard by shard, as one run."""
     if batch_size <= 0:
         fail("--batch-size must be at least 1: a bootstrap commits in batches", EXIT_USAGE)
-    _bulk_load([p for p in (submissions_zip, companyfacts_zip) if p], command="bootstrap", batch_size=batch_size)
+    paths = [p for p in (submissions_zip, companyfacts_zip) if p]
+    if work_pool is not None:
+        return _pool_load(paths, work_pool=work_pool, shards=shards, batch_size=batch_size)
+    _bulk_load(paths, command="bootstrap", batch_size=batch_size)
+
+
+def _pool_load(paths: list[Path], *, work_pool: str, shards: int, batch_size: int) -> None:
+    """`bootstrap --work-pool`: this process reads, the pool's workers load (flows/pool.py), one run."""
+    from warehouse.store.lake import lake_config
+
+    if lake_config() is None:
+        fail("--work-pool is for the DuckLake backend (--backend ducklake): the DuckDB file takes one writer "
+             "process at a time", EXIT_USAGE)
+    if shards < 1:
+        fail("--shards must be at least 1", EXIT_USAGE)
+    for path in paths:
+        if not Path(path).exists():
+            fail(f"{path}: no such file or folder")
+    from flows.pool import run_pool_bootstrap
+
+    run = run_pool_bootstrap(paths, work_pool=work_pool, shards=shards, batch_size=batch_size,
+                             on_event=lambda line: say("pool", line, "cyan"))
+    _reported(run)
+
+
+def _reported(run: BatchReport) -> None:
+    """Print a run's summary and its rejections; exit 3 when it rejected any."""
+    out.print(run.summary())
+    for uri, reason in run.rejected:
+        say("rejected", f"{uri}: {reason}")
+    if run.rejected:
+        raise typer.Exit(EXIT_PARTIAL)
 
 
 def _bulk_load(paths: list[Path], *, command: str, batch_size: int, accession: str | None = None,
@@ -228,11 +263,7 @@ def _bulk_load(paths: list[Path], *, command: str, batch_size: int, accession: s
 
             run = run_bootstrap(con, paths, raw_dir=raw_dir_for(State.db), command=command, batch_size=batch_size,
                                 accession=accession, cik=cik, on_batch=done)
-    out.print(run.summary())
-    for uri, reason in run.rejected:
-        say("rejected", f"{uri}: {reason}")
-    if run.rejected:
-        raise typer.Exit(EXIT_PARTIAL)
+    _reported(run)
 
 
 def _load_scaled(files: list[Path], accession: str | None, batch_size: int, task_runner: str,

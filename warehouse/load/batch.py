@@ -275,6 +275,16 @@ def fold_run_batches(con: duckdb.DuckDBPyConnection, load_id: str) -> None:
                 [loaded, unchanged, rejected, counts, error, load_id])
 
 
+def run_report(con: duckdb.DuckDBPyConnection, load_id: str) -> BatchReport:
+    """On the lake: the totals of a started run's batches, whichever processes committed them (a work
+    pool's shards, ``flows.pool``), with the documents they rejected, for ``finish_run``."""
+    loaded, unchanged, _, counts, _ = run_totals(con, load_id)
+    rejected = fetch_all(con, "SELECT uri, reject_reason FROM source_documents WHERE load_id = ? AND status = 'rejected'"
+                              " ORDER BY source_document_id", [load_id])
+    return BatchReport(load_id=load_id, loaded=loaded, unchanged=unchanged, rejected=[tuple(r) for r in rejected],
+                       row_counts=Counter(json.loads(counts) if counts else {}))
+
+
 def run_status(run: BatchReport, *, not_fetched: int = 0, error: str | None = None) -> str:
     """failed: nothing reached the warehouse and something went wrong (an error, or every document
     failed to be fetched); partial: documents rejected or not fetched, or an error after some

@@ -173,11 +173,14 @@ class IngestRun:
     """One load run over any number of batches (see the module docstring)."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, *, raw_dir: RawDir, command: str,
-                 flow_run_id: str | None = None, derive: bool = True):
+                 flow_run_id: str | None = None, derive: bool = True, load_id: str | None = None):
+        """A new run, recorded as running; or, given ``load_id``, batches for that run, which another
+        process started and finishes (a work pool's shard: ``flows.pool``): nothing is started here."""
         self.con, self.raw_dir, self.command, self.derive = con, raw_dir, command, derive
         configure_writer(con)
         self.flow_run_id = flow_run_id
-        self.report = BatchReport(load_id=start_run(con, command=command, flow_run_id=flow_run_id))
+        self.joined = load_id is not None
+        self.report = BatchReport(load_id=load_id or start_run(con, command=command, flow_run_id=flow_run_id))
 
     @property
     def load_id(self) -> str:
@@ -231,11 +234,15 @@ def _body(doc: Document | Item) -> bytes:
 
 def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, raw_dir: RawDir, command: str,
            batch_size: int = 0, flow_run_id: str | None = None, workers: int | None = None,
-           derive: bool = True, on_batch: Callable[[BatchReport, int], None] | None = None) -> BatchReport:
+           derive: bool = True, on_batch: Callable[[BatchReport, int], None] | None = None,
+           load_id: str | None = None) -> BatchReport:
     """Load ``docs`` as ONE run, committing every ``batch_size`` documents (0: one transaction), or
     sooner once a batch's payloads reach ``EDGAR_WAREHOUSE_BATCH_BYTES`` (``batch_bytes``).
     ``on_batch(report, documents)`` is called after each commit. An error stops the run, which is
-    recorded (failed, or partial when batches had committed) before the error propagates.
+    recorded (failed, or partial when batches had committed) before the error propagates. Given
+    ``load_id``, the batches join that run, started by another process that also finishes it (a
+    lake's work pool shard, ``flows.pool``): it is neither started nor finished here, and the
+    batches' totals are returned.
 
     With several batches, a batch whose commit leaves ``BULK_CHECKPOINT_WAL_BYTES`` of WAL or more
     is checkpointed after it (``db.checkpoint``: a steady cost every few batches, not one batch in
@@ -245,7 +252,7 @@ def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, r
     parser use the two cores. Its documents are looked up (already loaded?) before this batch
     commits; one that this batch loads is then found again by ``load_batch`` and counted unchanged."""
     max_bytes = batch_bytes()  # a bad value is refused before the run starts
-    run = IngestRun(con, raw_dir=raw_dir, command=command, flow_run_id=flow_run_id, derive=derive)
+    run = IngestRun(con, raw_dir=raw_dir, command=command, flow_run_id=flow_run_id, derive=derive, load_id=load_id)
     chunks = batches(docs, batch_size, max_bytes)
     try:
         first = next(chunks, None)
@@ -267,12 +274,14 @@ def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, r
                     current, items = upcoming, following
                     upcoming = next(chunks, None) if current is not None else None
     except BaseException as exc:
+        if run.joined:  # the run's starter records how it ended
+            raise
         try:
             run.finish(error=exc)
         except Exception as unrecorded:  # noqa: BLE001 - never mask the error that stopped the run
             exc.add_note(f"the run {run.load_id} could not be recorded as stopped: {unrecorded}")
         raise
-    return run.finish()
+    return run.report if run.joined else run.finish()
 
 
 def _committed(con: duckdb.DuckDBPyConnection, report: BatchReport, documents: int,

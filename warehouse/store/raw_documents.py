@@ -1,15 +1,16 @@
-"""Every loaded payload back out of the raw store, as the Document it arrived as (for `rebuild`)."""
+"""Payloads back out of the raw store as Documents: every loaded one (for `rebuild`), or one by its sha256 (a pool's shard)."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
+from typing import Any
 
 import duckdb
 
 from pipelines.documents import Document
 from warehouse.store.db import WarehouseError, fetch_all
-from warehouse.store.raw_payloads import RawDir, raw_exists, read_raw
+from warehouse.store.raw_payloads import RawDir, raw_exists, raw_relpath, read_raw
 
 
 def loaded_documents(con: duckdb.DuckDBPyConnection, raw_dir: RawDir) -> Iterator[Document]:
@@ -36,10 +37,20 @@ def loaded_documents(con: duckdb.DuckDBPyConnection, raw_dir: RawDir) -> Iterato
 
 def _read(rows: list[tuple], raw_dir: RawDir) -> Iterator[Document]:
     for kind, uri, origin, sha, fetched_at, status, etag, last_modified, raw_path, cik, accession in rows:
-        if not raw_path or not raw_exists(raw_dir, raw_path):
-            raise WarehouseError(f"{uri}: raw payload {raw_path or sha} is missing from {raw_dir}")
-        body = read_raw(raw_dir, raw_path)
-        if hashlib.sha256(body).hexdigest() != sha:
-            raise WarehouseError(f"{uri}: raw payload {raw_path} does not match its sha256")
-        yield Document(uri=uri, origin=origin, body=body, fetched_at=fetched_at, kind=kind, http_status=status,
-                       etag=etag, last_modified=last_modified, expected_cik=cik, accession=accession)
+        yield raw_document(raw_dir, sha, raw_path=raw_path or "", uri=uri, origin=origin, fetched_at=fetched_at, kind=kind,
+                           http_status=status, etag=etag, last_modified=last_modified, expected_cik=cik,
+                           accession=accession)
+
+
+def raw_document(raw_dir: RawDir, sha256: str, *, raw_path: str | None = None, **fields: Any) -> Document:
+    """The payload stored under ``sha256`` (at ``raw_path`` when given) as a Document with ``fields``
+    (uri, origin, ...); a payload missing from the store, or whose bytes do not hash to ``sha256``, is
+    a WarehouseError naming the document."""
+    rel = raw_path if raw_path is not None else raw_relpath(sha256)
+    what = fields.get("uri", sha256)
+    if not rel or not raw_exists(raw_dir, rel):
+        raise WarehouseError(f"{what}: raw payload {rel or sha256} is missing from {raw_dir}")
+    body = read_raw(raw_dir, rel)
+    if hashlib.sha256(body).hexdigest() != sha256:
+        raise WarehouseError(f"{what}: raw payload {rel} does not match its sha256")
+    return Document(body=body, **fields)

@@ -1,0 +1,230 @@
+"""The bootstrap on a Prefect work pool (flows/pool.py, issue 25 item 3): a real Prefect server on loopback,
+`prefect worker start --type process` workers, a lake whose catalog is a PostgreSQL on loopback.
+
+One parent process reads a zip of real vendored companyfacts into the lake's raw store and submits shard flow
+runs; two worker processes load them. The lake then equals a one-process bootstrap of the same zip, table for
+table; a worker whose shard's process is killed before it commits is named by the parent, and the same
+bootstrap run again loads only what is missing and converges.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import uuid
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from compare_warehouses import VOLATILE, compare
+from typer.testing import CliRunner
+
+from flows.cli import EXIT_ERROR, EXIT_PARTIAL, EXIT_USAGE, app
+from helpers import COMPANYFACTS_DIR, backend_env, read_body
+from warehouse.store.db import connect, fetch_all
+from warehouse.store.killpoints import ENV as KILL_AT
+
+REPO = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+# four of the smallest vendored companyfacts and a throttle page: 5 members, 2 shards of 3 and 2
+SMALL = sorted(COMPANYFACTS_DIR.glob("CIK*.json.gz"), key=lambda p: p.stat().st_size)[:4]
+HTML = b"<!DOCTYPE html><html><head><title>SEC.gov | Request Rate Threshold Exceeded</title></head></html>"
+# what differs between two honest bootstraps of the same members: run ids and times, the process, each
+# run's row_counts (which batch first brought a shared concept) and source document ids (commit order)
+IGNORE = VOLATILE + ("pid", "host", "row_counts", "source_document_id")
+
+
+def test_the_duckdb_file_refuses_a_work_pool_in_one_line(tmp_path):
+    zipped = _zip(tmp_path / "companyfacts.zip")
+    with backend_env({"EDGAR_WAREHOUSE_BACKEND": "duckdb"}):
+        got = CliRunner().invoke(app, ["--db", str(tmp_path / "w.duckdb"), "bootstrap", "--companyfacts-zip",
+                                       str(zipped), "--work-pool", "anything"])
+    assert got.exit_code == EXIT_USAGE, got.output
+    assert "--work-pool is for the DuckLake backend" in got.output and "one writer process" in got.output
+    assert not (tmp_path / "w.duckdb").exists()
+
+
+def _zip(path: Path) -> Path:
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for p in SMALL[:2]:
+            zf.writestr(p.name.removesuffix(".gz"), read_body(p))
+        zf.writestr("CIK0000000001.json", HTML)
+        for p in SMALL[2:]:
+            zf.writestr(p.name.removesuffix(".gz"), read_body(p))
+    return path
+
+
+@pytest.fixture(scope="module")
+def prefect_api(tmp_path_factory) -> Iterator[str]:
+    """The API URL of a Prefect server on loopback: the test run's shared one (pytest-xdist), else one of
+    this module's own (tests/prefect_server.py)."""
+    shared = os.environ.get("EDGAR_TEST_SHARED_PREFECT_URL")
+    if shared and os.environ.get("PREFECT_API_URL") == shared:
+        yield shared
+        return
+    import prefect_server
+
+    home = tmp_path_factory.mktemp("prefect-server")
+    proc, url = prefect_server.start(home)
+    try:
+        prefect_server.wait_healthy(proc, url, home)
+        yield url
+    finally:
+        prefect_server.stop(proc)
+
+
+class Workers:
+    """`prefect worker start` processes on one process work pool, each running one shard at a time."""
+
+    def __init__(self, api: str, folder: Path, lake: dict[str, str]):
+        self.api, self.folder, self.lake = api, folder, lake
+        self.pool = f"pool-{uuid.uuid4().hex[:8]}"
+        self.procs: dict[str, subprocess.Popen] = {}
+
+    def env(self, **extra: str) -> dict[str, str]:
+        return {**os.environ, **self.lake, "PREFECT_API_URL": self.api, "PREFECT_LOGGING_LEVEL": "INFO",
+                "PREFECT_WORKER_QUERY_SECONDS": "1", **extra}
+
+    def start(self, name: str, **extra: str) -> None:
+        with open(self.folder / f"{name}.log", "w") as log:
+            self.procs[name] = subprocess.Popen(
+                [str(BIN / "prefect"), "worker", "start", "--pool", self.pool, "--type", "process", "--limit", "1",
+                 "--name", name], env=self.env(**extra), cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+        self.wait_online(name)
+
+    def wait_online(self, name: str, timeout: float = 120) -> None:
+        """Until the server lists worker ``name`` on the pool (its first heartbeat) and the pool is ready."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.procs[name].poll() is None, self.log(name)[-3000:]
+            workers = httpx.post(f"{self.api}/work_pools/{self.pool}/workers/filter", json={}, timeout=10)
+            pool = httpx.get(f"{self.api}/work_pools/{self.pool}", timeout=10)
+            if workers.status_code == 200 and name in {w["name"] for w in workers.json()} \
+                    and pool.json().get("status") == "READY":
+                return
+            time.sleep(0.5)
+        raise AssertionError(f"worker {name} not online after {timeout} s: {self.log(name)[-3000:]}")
+
+    def stop(self, name: str) -> None:
+        proc = self.procs.pop(name)
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+    def log(self, name: str) -> str:
+        return (self.folder / f"{name}.log").read_text()
+
+    def shards_run_by(self, name: str, load_id: str) -> set[str]:
+        """Labels (``1/2``) of the shards of run ``load_id`` that worker ``name`` started."""
+        return set(re.findall(rf"Flow run 'shard (\d+/\d+) of {load_id[:8]}' submitted to infrastructure",
+                              self.log(name)))
+
+    def close(self) -> None:
+        for name in list(self.procs):
+            self.stop(name)
+
+
+def _bootstrap(env: dict[str, str], zipped: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / "edgar-warehouse"), "bootstrap", "--companyfacts-zip", str(zipped),
+                           "--batch-size", "1", *extra], env=env, cwd=REPO, capture_output=True, text=True,
+                          timeout=900)
+
+
+def _load_id(out: str) -> str:
+    found = re.search(r"load ([0-9a-f]{8})", out)
+    assert found, out
+    return found.group(1)
+
+
+def _reader(env: dict[str, str]):
+    def open_it():
+        with backend_env(env):
+            return connect("unused", read_only=True, external_access=True)
+    return open_it
+
+
+def _runs(env: dict[str, str]) -> list[tuple]:
+    con = _reader(env)()
+    try:
+        return fetch_all(con, "SELECT status, documents_loaded, documents_unchanged, documents_rejected, error"
+                              " FROM load_runs ORDER BY started_at")
+    finally:
+        con.close()
+
+
+def _documents(env: dict[str, str]) -> list[tuple]:
+    con = _reader(env)()
+    try:
+        return fetch_all(con, "SELECT uri, status FROM source_documents ORDER BY status, uri")
+    finally:
+        con.close()
+
+
+@pytest.mark.slow
+def test_two_workers_bootstrap_a_lake_equal_to_one_process_and_a_killed_shard_is_named_and_converges(
+        tmp_path, prefect_api, backend_of):
+    zipped = _zip(tmp_path / "companyfacts.zip")
+    reference, pooled, killed = backend_of("ducklake"), backend_of("ducklake"), backend_of("ducklake")
+    one = _bootstrap({**os.environ, **reference}, zipped)
+    assert one.returncode == EXIT_PARTIAL, one.stderr[-3000:]
+    assert "4 loaded, 0 unchanged, 1 rejected" in one.stdout, one.stdout
+
+    workers = Workers(prefect_api, tmp_path, pooled)
+    try:
+        missing = _bootstrap(workers.env(), zipped, "--work-pool", workers.pool)
+        assert missing.returncode == EXIT_ERROR and f"no work pool '{workers.pool}'" in missing.stderr, missing.stderr
+        workers.start("w1")
+        workers.start("w2")
+        pool = _bootstrap(workers.env(), zipped, "--work-pool", workers.pool, "--shards", "2")
+        assert pool.returncode == EXIT_PARTIAL, pool.stderr[-3000:]
+        assert "4 loaded, 0 unchanged, 1 rejected" in pool.stdout, pool.stdout
+        assert "CIK0000000001.json" in pool.stderr and "shard 2/2 Completed" in pool.stderr, pool.stderr
+        load_id = _load_id(pool.stdout)
+        ran = {name: workers.shards_run_by(name, load_id) for name in ("w1", "w2")}
+        assert ran["w1"] and ran["w2"] and ran["w1"] | ran["w2"] == {"1/2", "2/2"}, ran
+        assert _runs(pooled) == [("partial", 4, 0, 1, None)]
+        diffs = compare(_reader(reference), _reader(pooled), IGNORE)
+        assert len(diffs) >= 35 and [d.line() for d in diffs if not d.same] == []
+
+        # a worker whose shard's process dies (SIGKILL) before its first commit: the parent names that shard
+        workers.lake = killed
+        workers.stop("w1")
+        workers.stop("w2")
+        workers.start("w1")
+        workers.start("k", **{KILL_AT: "before_commit:1"})
+        failed = _bootstrap(workers.env(), zipped, "--work-pool", workers.pool, "--shards", "2")
+        assert failed.returncode == EXIT_ERROR, failed.stderr[-3000:]
+        first = _load_id(failed.stderr)
+        dead = workers.shards_run_by("k", first)
+        assert dead and dead | workers.shards_run_by("w1", first) == {"1/2", "2/2"}
+        named = set(re.findall(r"shard (\d/\d) \(flow run shard \d/\d of \w+\) crashed", failed.stderr))
+        assert named == dead, failed.stderr
+        assert "1 of 2 shards did not complete" in failed.stderr and "loads only what is missing" in failed.stderr
+        [(status, loaded, unchanged, rejected, error)] = _runs(killed)
+        assert status == "partial" and loaded + rejected < 5 and "crashed" in error, error
+
+        # the same bootstrap again, on healthy workers: only what is missing is loaded, and the lake converges
+        workers.stop("k")
+        workers.start("w2")
+        again = _bootstrap(workers.env(), zipped, "--work-pool", workers.pool, "--shards", "2")
+        assert again.returncode == EXIT_PARTIAL, again.stderr[-3000:]
+        assert f"{4 - loaded} loaded, {loaded} unchanged" in again.stdout, again.stdout
+        assert [r[0] for r in _runs(killed)] == ["partial", "partial"]
+        # what differs is the runs' own: two runs here, one there (load_runs, the checks kept per run), and the
+        # bad member recorded as rejected by each run that met it
+        diffs = compare(_reader(reference), _reader(killed), IGNORE)
+        assert {d.relation for d in diffs if not d.same} <= {"load_runs", "check_results", "source_documents"}, \
+            [d.line() for d in diffs if not d.same]
+        kept = _documents(reference)
+        assert kept[-1] == ("companyfacts.zip:CIK0000000001.json", "rejected")
+        assert _documents(killed) == kept + kept[-1:] * rejected
+    finally:
+        workers.close()
