@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import prefect_server
 import pytest
 from compare_warehouses import VOLATILE, compare
 from typer.testing import CliRunner
@@ -111,13 +112,7 @@ class Workers:
         raise AssertionError(f"worker {name} not online after {timeout} s: {self.log(name)[-3000:]}")
 
     def stop(self, name: str) -> None:
-        proc = self.procs.pop(name)
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        prefect_server.stop(self.procs.pop(name))
 
     def log(self, name: str) -> str:
         return (self.folder / f"{name}.log").read_text()
