@@ -206,17 +206,14 @@ def bootstrap(
 
 def _pool_load(paths: list[Path], *, work_pool: str, shards: int, batch_size: int) -> None:
     """`bootstrap --work-pool`: this process reads, the pool's workers load (flows/pool.py), one run."""
-    from warehouse.store.lake import lake_config
+    from flows.pool import PoolError, check_bootstrap, run_pool_bootstrap
 
-    if lake_config() is None:
-        fail("--work-pool is for the DuckLake backend (--backend ducklake): the DuckDB file takes one writer "
-             "process at a time", EXIT_USAGE)
-    if shards < 1:
-        fail("--shards must be at least 1", EXIT_USAGE)
-    for path in paths:
-        if not Path(path).exists():
-            fail(f"{path}: no such file or folder")
-    from flows.pool import run_pool_bootstrap
+    try:
+        check_bootstrap(paths, shards)
+    except PoolError as exc:  # not a lake, or no shard
+        fail(str(exc), EXIT_USAGE)
+    except FileNotFoundError as exc:
+        fail(str(exc))
 
     run = run_pool_bootstrap(paths, work_pool=work_pool, shards=shards, batch_size=batch_size,
                              on_event=lambda line: say("pool", line, "cyan"))

@@ -290,15 +290,21 @@ def _lake() -> LakeConfig:
     return cfg
 
 
+def check_bootstrap(paths: list[Path], shards: int) -> None:
+    """What a pool bootstrap needs before anything runs: the lake backend and ``shards`` >= 1
+    (PoolError), the paths (FileNotFoundError naming the missing ones)."""
+    _lake()
+    require(paths)
+    if shards < 1:
+        raise PoolError(f"--shards {shards}: give 1 or more")
+
+
 def run_pool_bootstrap(paths: list[Path], *, work_pool: str, shards: int = 4,
                        batch_size: int = DEFAULT_BATCH_SIZE, command: str = "bootstrap",
                        on_event: Callable[[str], None] | None = None) -> BatchReport:
     """The CLI's entry: check the lake and the pool, then run the parent flow in this process; returns
     the run's totals (``ShardsFailed`` when a shard did not complete)."""
-    _lake()
-    require(paths)
-    if shards < 1:
-        raise PoolError(f"--shards {shards}: give 1 or more")
+    check_bootstrap(paths, shards)
     deployment = prepare_pool(work_pool)
     return pool_bootstrap_flow([str(p) for p in paths], deployment, shards=shards, batch_size=batch_size,
                                command=command, on_event=on_event)

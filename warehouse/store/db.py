@@ -89,12 +89,13 @@ def connect(db_path: str | Path, *, read_only: bool = False, migrate: bool = Tru
     # a new file starts as a copy of the machine's empty-schema template (warehouse/schema/template.py)
     fresh = not read_only and migrate and not p.exists() and start_from_template(p)
     try:
-        con = duckdb.connect(str(p), read_only=read_only)
-    except duckdb.Error as exc:
+        con = _open(p, read_only)
+    except WarehouseError:
         if not fresh:
-            raise _connect_error(p, exc) from exc
-        forget_template(p)  # a damaged template: made from the migrations instead, as without one
-        return connect(p, read_only=read_only, migrate=migrate, external_access=external_access)
+            raise
+        forget_template(p)  # a damaged template: this file made from the migrations, the next builds it again
+        fresh = False
+        con = _open(p, read_only)
     try:
         if con.execute("SELECT current_setting('lock_configuration')").fetchone()[0]:
             # DuckDB shares one instance per file within a process: another reader here sandboxed it
@@ -114,12 +115,17 @@ def connect(db_path: str | Path, *, read_only: bool = False, migrate: bool = Tru
     return con
 
 
-def _connect_error(p: Path, exc: duckdb.Error) -> WarehouseError:
-    """What opening ``p`` failed with, as the writer or reader is told."""
-    if isinstance(exc, duckdb.IOException) and "lock" in str(exc).lower():
-        return WarehouseError(f"{p}: another process holds the file open for writing "
-                              f"(a DuckDB shell or an older edgar-warehouse?)")
-    return _damaged(p, exc)  # WAL replay failures, bad headers, truncated blocks...
+def _open(p: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect``, its failures told as the writer or reader is told them."""
+    try:
+        return duckdb.connect(str(p), read_only=read_only)
+    except duckdb.IOException as exc:
+        if "lock" in str(exc).lower():
+            raise WarehouseError(f"{p}: another process holds the file open for writing "
+                                 f"(a DuckDB shell or an older edgar-warehouse?)") from exc
+        raise _damaged(p, exc) from exc
+    except duckdb.Error as exc:  # WAL replay failures, bad headers, truncated blocks...
+        raise _damaged(p, exc) from exc
 
 
 # Connections with a statement DuckDB could not interrupt still running on one of their cursors

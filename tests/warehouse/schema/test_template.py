@@ -53,8 +53,13 @@ def test_a_file_from_the_template_is_the_file_its_migrations_make(tmp_path, monk
     assert template is not None and template.exists()
     built = template.stat().st_mtime
     time.sleep(1.1)
-    _new_file(tmp_path / "copied.duckdb")  # copied from it
-    assert template.stat().st_mtime == built
+    import warehouse.store.db as db
+
+    copies: list[bool] = []
+    real = db.start_from_template
+    monkeypatch.setattr(db, "start_from_template", lambda p: copies.append(real(p)) or copies[-1])
+    _new_file(tmp_path / "copied.duckdb")  # copied from it (a silent fall back to the migrations fails here)
+    assert copies == [True] and template.stat().st_mtime == built
     monkeypatch.setenv(CACHE_ENV, "off")
     _new_file(tmp_path / "migrated.duckdb")
     copied, migrated = _schema(tmp_path / "copied.duckdb"), _schema(tmp_path / "migrated.duckdb")
