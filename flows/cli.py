@@ -56,6 +56,9 @@ EXIT_NOT_FOUND = 6      # resolve: nothing matches
 EXIT_CLAIMS_FAILED = 7  # verify: a claim failed or the summary has a number no claim backs
 EXIT_TRUNCATED = 8      # sql: the output was cut at --max-rows (what was written is not the whole result)
 
+WORK_POOL_HELP = ("DuckLake: load on this Prefect process work pool's workers (flows/pool.py); this process reads "
+                  "or fetches. Needs PREFECT_API_URL.")
+
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Provenance-rich SEC EDGAR fact warehouse (DuckDB).")
 # emoji=False, markup=False: names and values are printed as they are (a document named
@@ -187,7 +190,7 @@ def bootstrap(
     companyfacts_zip: Annotated[Path, typer.Option("--companyfacts-zip", help="SEC's companyfacts.zip (or a folder of its members).")],
     submissions_zip: Annotated[Path | None, typer.Option("--submissions-zip", help="SEC's submissions.zip, pages included (or a folder).")] = None,
     batch_size: Annotated[int, typer.Option(help="Commit every N members, or sooner at EDGAR_WAREHOUSE_BATCH_BYTES (64MB) of JSON (bounds memory; a killed run resumes after the last commit).")] = DEFAULT_BATCH_SIZE,
-    work_pool: Annotated[str | None, typer.Option("--work-pool", help="DuckLake: load on this Prefect process work pool's workers (flows/pool.py); needs PREFECT_API_URL.")] = None,
+    work_pool: Annotated[str | None, typer.Option("--work-pool", help=WORK_POOL_HELP)] = None,
     shards: Annotated[int, typer.Option(help="--work-pool: cut the members into N shard flow runs (more shards than workers balances them).")] = 4,
 ) -> None:
     """Bulk-load SEC's nightly companyfacts.zip (and submissions.zip), streamed member by member.
@@ -202,6 +205,18 @@ def bootstrap(
     if work_pool is not None:
         return _pool_load(paths, work_pool=work_pool, shards=shards, batch_size=batch_size)
     _bulk_load(paths, command="bootstrap", batch_size=batch_size)
+
+
+def _check_pool(work_pool: str | None, shards: int = 1) -> None:
+    """--work-pool needs the lake and at least one shard: one line, exit 2, before anything runs."""
+    if work_pool is None:
+        return
+    from flows.pool import PoolError, check_pool
+
+    try:
+        check_pool(shards)
+    except PoolError as exc:
+        fail(str(exc), EXIT_USAGE)
 
 
 def _pool_load(paths: list[Path], *, work_pool: str, shards: int, batch_size: int) -> None:
@@ -293,10 +308,14 @@ def refresh(
     no_insiders: Annotated[bool, typer.Option("--no-insiders", help="Skip Forms 3/4/5.")] = False,
     batch_size: Annotated[int, typer.Option(help="Commit every N companies (one run); 0 = one transaction.")] = 0,
     index_day: Annotated[list[datetime] | None, typer.Option(formats=["%Y-%m-%d"], help="Also find Forms 3/4/5 in EDGAR's daily form index of this day (repeatable).")] = None,
+    work_pool: Annotated[str | None, typer.Option("--work-pool", help=WORK_POOL_HELP)] = None,
+    shards: Annotated[int, typer.Option(help="--work-pool without --batch-size: cut the companies into N shard flow runs.")] = 4,
 ) -> None:
-    """Fetch and load companies from SEC (or a replay folder) with the Prefect refresh flow."""
+    """Fetch and load companies from SEC (or a replay folder) with the Prefect refresh flow. With
+    --work-pool (DuckLake) this process fetches and the pool's workers load, batch by batch, one run."""
     if not ticker and not cik and not index_day:
         fail("name at least one --ticker, --cik or --index-day", EXIT_USAGE)
+    _check_pool(work_pool, shards)
     from flows.refresh import run_refresh
 
     if replay and record:
@@ -313,7 +332,7 @@ def refresh(
                          insider_since=insider_since.date() if insider_since else None,
                          insider_until=insider_until.date() if insider_until else None,
                          insiders=not no_insiders, index_days=[d.date() for d in index_day or []],
-                         batch_size=batch_size)
+                         batch_size=batch_size, work_pool=work_pool, shards=shards)
     rows = ", ".join(f"{k}={v}" for k, v in sorted(result["row_counts"].items()) if v) or "no new rows"
     out.print(f"load {result['load_id'][:8]} {result['status']}: {result['loaded']} documents loaded, "
               f"{result['unchanged']} unchanged, {len(result['rejected'])} rejected; {rows}")
@@ -329,16 +348,18 @@ def refresh(
 
 @command()
 def serve(cron: Annotated[str, typer.Option(help="Cron schedule, in --timezone.")] = "0 6 * * *",
-          timezone: Annotated[str, typer.Option(help="Time zone of the cron schedule.")] = "America/New_York") -> None:
+          timezone: Annotated[str, typer.Option(help="Time zone of the cron schedule.")] = "America/New_York",
+          work_pool: Annotated[str | None, typer.Option("--work-pool", help=WORK_POOL_HELP)] = None) -> None:
     """Serve the incremental nightly deployment (the tracked universe, see `track`) on a cron schedule,
     one run at a time, and on DuckLake the lake's daily maintenance (`maintain`). Needs a Prefect API:
     run `prefect server start` first and set PREFECT_API_URL."""
     from flows.deploy import serve_nightly
     from pipelines.sec_client import resolve_user_agent
 
+    _check_pool(work_pool)
     resolve_user_agent()
     out.print(f"serving edgar-nightly for {State.db} on '{cron}' ({timezone}) (Ctrl-C to stop)")
-    serve_nightly(State.db, cron=cron, timezone=timezone)
+    serve_nightly(State.db, cron=cron, timezone=timezone, work_pool=work_pool)
 
 
 @command()
@@ -431,9 +452,12 @@ def nightly(
     today: Annotated[datetime | None, typer.Option(formats=["%Y-%m-%d"], help="Run as if on this New York day (indexes through the day before).")] = None,
     batch_size: Annotated[int, typer.Option(help="Companies per fetch task and commit.")] = 50,
     insider_history_days: Annotated[int, typer.Option(help="A company fetched whole gets the Forms 3/4/5 of this many days.")] = 90,
+    work_pool: Annotated[str | None, typer.Option("--work-pool", help=WORK_POOL_HELP)] = None,
 ) -> None:
     """Run the incremental nightly once over the tracked universe: daily indexes since each company's
-    last sync, then only what changed (see docs/operations.md, Nightly)."""
+    last sync, then only what changed (see docs/operations.md, Nightly). With --work-pool (DuckLake)
+    this process fetches and the pool's workers load each batch."""
+    _check_pool(work_pool)
     from flows.nightly import run_nightly
 
     if not replay:
@@ -443,7 +467,7 @@ def nightly(
     result = run_nightly(State.db, replay=str(replay) if replay else None,
                          cache_dir=str(cache_dir) if cache_dir else None,
                          today=today.date() if today else None, batch_size=batch_size,
-                         insider_history_days=insider_history_days)
+                         insider_history_days=insider_history_days, work_pool=work_pool)
     from flows.nightly import summary_line
 
     out.print(summary_line(result), highlight=False)

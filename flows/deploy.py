@@ -21,16 +21,18 @@ NIGHTLY_TIMEZONE = "America/New_York"
 
 def nightly_deployment(db: str | Path, *, cron: str = NIGHTLY_CRON, timezone: str = NIGHTLY_TIMEZONE,
                        batch_size: int = 50, insider_history_days: int = 90,
-                       name: str = "edgar-nightly") -> RunnerDeployment:
+                       name: str = "edgar-nightly", work_pool: str | None = None) -> RunnerDeployment:
     """The incremental nightly over the tracked universe (`edgar-warehouse track`) on ``cron`` in
     ``timezone``: daily indexes since each company's last sync, then only the companies that filed
     (see flows/nightly.py). A writer still running (a manual load) is waited for up to 10 minutes
     ($EDGAR_WAREHOUSE_LOCK_WAIT). The deployment runs one at a time: a run scheduled while another
-    is still going waits in line (Prefect's deployment concurrency limit 1, ENQUEUE)."""
+    is still going waits in line (Prefect's deployment concurrency limit 1, ENQUEUE). ``work_pool``
+    (DuckLake): its batches are loaded by that pool's workers (flows/pool.py)."""
     return nightly_flow.to_deployment(
         name=name, schedule=Cron(cron, timezone=timezone),
         parameters={"db": str(db), "cache_dir": str(http_cache_for(db)), "batch_size": batch_size,
-                    "insider_history_days": insider_history_days, "lock_wait": lock_wait(NIGHTLY_WAIT)},
+                    "insider_history_days": insider_history_days, "lock_wait": lock_wait(NIGHTLY_WAIT),
+                    **({"work_pool": work_pool} if work_pool else {})},
         description="Incremental EDGAR nightly: the tracked companies that filed since their last sync.",
         tags=["edgar-warehouse", "nightly"],
         concurrency_limit=ConcurrencyLimitConfig(limit=1, collision_strategy=ConcurrencyLimitStrategy.ENQUEUE),

@@ -29,6 +29,7 @@ and only when everything it needed was fetched and loaded.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -44,7 +45,15 @@ from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 from prefect.states import Completed
 
-from flows.refresh import FetchFailure, RefreshFailed, fetch_document, fetch_parse, make_client
+from flows.pool import PoolLoad, ShardsFailed
+from flows.refresh import (
+    FetchFailure,
+    RefreshFailed,
+    fetch_document,
+    fetch_parse,
+    make_client,
+    pool_deployment,
+)
 from pipelines.documents import Document
 from pipelines.errors import (
     STOPS_THE_RUN,
@@ -279,15 +288,18 @@ def _plan(tracked: list[Tracked], read: IndexRead) -> list[Company]:
 @flow(name="edgar-nightly", log_prints=False)
 def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = None, today: date | None = None,
                  batch_size: int = 50, insider_history_days: int = 90,
-                 lock_wait: float | None = None) -> dict | Completed:
+                 lock_wait: float | None = None, work_pool: str | None = None) -> dict | Completed:
     """The incremental nightly over the tracked universe (see the module docstring).
 
     ``today`` (New York) defaults to now: the run reads the indexes through the day before.
     Companies are fetched and committed ``batch_size`` at a time, all under one load run; the run
-    holds the writer lock and publishes its build copy at the end (readers never wait)."""
+    holds the writer lock and publishes its build copy at the end (readers never wait).
+    ``work_pool`` (DuckLake): each batch is loaded by the pool's workers while the next is fetched
+    (``flows.pool.PoolLoad``); watermarks advance once every batch is in."""
     from warehouse.store.db import publishing
 
     log = get_run_logger()
+    deployment = pool_deployment(work_pool)
     today = today or new_york_today()
     through = today - timedelta(days=1)
     client = make_client(replay, cache_dir)
@@ -312,6 +324,8 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
             closing(client):
         db = str(build)
         run = BatchReport(load_id=start_task(db, flow_run_id))
+        pool = None if deployment is None else PoolLoad(deployment, run.load_id, command="nightly", batch_size=0,
+                                                         on_event=log.info)
         failures: list[FetchFailure] = []
         advance: dict[date, list[int]] = {}
         read = IndexRead()
@@ -328,21 +342,29 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
             busy = {c.cik for c in work}
             asked: set[str] = set()
             failed_ciks: set[int] = set()
-            for k in range(0, len(work), max(batch_size, 1)):
-                batch = work[k:k + max(batch_size, 1)]
+            step = max(batch_size, 1)
+            pooled: list[Fetched] = []
+            for k in range(0, len(work), step):
+                batch = work[k:k + step]
                 got, bad = _run_batch(client, db, batch, today, insider_history_days, asked)
                 failures += [f for f, _ in got.failures]
                 failed_ciks |= bad
+                if pool is not None:
+                    pool.submit(got.items, f"{k // step + 1}/{math.ceil(len(work) / step)}")
+                    pooled.append(got)
+                    continue
                 report = load_batch_task(db, got.items, flow_run_id, run.load_id, drain())
-                rejected = {uri for uri, _ in report.rejected}
-                for item, ciks in zip(got.items, got.owners, strict=True):
-                    uri = item.uri if isinstance(item, Document) else item.doc.uri
-                    if uri in rejected:
-                        failed_ciks |= ciks
-                        if uri.startswith("https://"):
-                            client.evict(uri)  # a rejected body must not stay cached
-                log.info("batch %d: %s", k // max(batch_size, 1) + 1, report.summary())
+                failed_ciks |= _rejected_owners(client, got, report)
+                log.info("batch %d: %s", k // step + 1, report.summary())
                 run.add(report)
+            if pool is not None:
+                try:
+                    run = pool.finish()
+                except ShardsFailed as exc:
+                    run = exc.report
+                    raise
+                for got in pooled:
+                    failed_ciks |= _rejected_owners(client, got, run)
             for t in tracked:
                 if t.cik in failed_ciks:
                     continue
@@ -351,7 +373,9 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
                 elif confirmed is not None and (t.cik in busy or confirmed > t.synced_through):
                     advance.setdefault(confirmed, []).append(t.cik)
         except BaseException as exc:
-            error = f"{type(exc).__name__}: {exc}"
+            if pool is not None and not isinstance(exc, ShardsFailed):
+                pool.cancel()
+            error = exc.error if isinstance(exc, ShardsFailed) else f"{type(exc).__name__}: {exc}"
             finish_task(db, run, len(failures), error, drain(), {})
             raise
         status, summary = finish_task(db, run, len(failures), None, drain(), advance)
@@ -420,6 +444,20 @@ def _run_batch(client: SecClient, db: str, batch: list[Company], today: date, hi
         got.extend(fetch_documents_task(client, jobs, len(jobs)))
     bad = {cik for _, owners in got.failures for cik in owners}
     return got, bad
+
+
+def _rejected_owners(client: SecClient, got: Fetched, report: BatchReport) -> set[int]:
+    """The companies served by a document of ``got`` that ``report`` rejected (their watermarks stay);
+    a rejected body leaves the HTTP cache."""
+    rejected = {uri for uri, _ in report.rejected}
+    owners: set[int] = set()
+    for item, ciks in zip(got.items, got.owners, strict=True):
+        uri = item.uri if isinstance(item, Document) else item.doc.uri
+        if uri in rejected:
+            owners |= ciks
+            if uri.startswith("https://"):
+                client.evict(uri)  # a rejected body must not stay cached
+    return owners
 
 
 def _wants_companyfacts(c: Company, record: Any) -> bool:

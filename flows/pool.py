@@ -1,8 +1,10 @@
-"""The bootstrap on a Prefect work pool: one reader feeding shard flow runs on process workers, into one lake run.
+"""Loads on a Prefect work pool: one reader or fetcher feeding shard flow runs on process workers, into one lake run.
 
 ``edgar-warehouse bootstrap --companyfacts-zip Z --work-pool NAME --shards N`` (DuckLake only) runs
-``pool_bootstrap_flow`` in the calling process, the one reader of the input (and, for a fetching
-flow, the one process under SEC's limit):
+``pool_bootstrap_flow`` in the calling process, the one reader of the input; ``refresh --work-pool``
+and ``nightly --work-pool`` (``flows/refresh.py``, ``flows/nightly.py``) are the one process under
+SEC's limit: they fetch batch by batch as before and hand each batch to the pool (``PoolLoad``)
+instead of loading it, so the workers load one batch while the next is fetched:
 
 1. it records ONE load run as running in the lake (``warehouse.load.batch.start_run``);
 2. it streams the members (``flows.bootstrap.items``), writes each payload content-addressed into the
@@ -10,7 +12,7 @@ flow, the one process under SEC's limit):
    writes, beside the lake's data), and cuts them into ``N`` shards of consecutive members; a shard is
    submitted as soon as its payloads are durable, as a flow run of the ``edgar-shard/<pool>``
    deployment, whose parameters name its members by sha256 (a member that could not be read is
-   named with its reason);
+   named with its reason, the fetcher's metadata of a document kept: origin, fetch time, validators);
 3. ``prefect worker start --pool NAME --type process`` workers (any number, on any machine with the
    lake's ``EDGAR_WAREHOUSE_*`` settings) run ``shard_flow``: it reads its payloads back from the raw
    store (sha256 checked) and loads them through the one ingest path as batches of the parent's
@@ -30,8 +32,9 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -44,7 +47,7 @@ from flows.bootstrap import DEFAULT_BATCH_SIZE, items, require, total_members
 from pipelines.documents import Document
 from pipelines.errors import RejectedDocument
 from warehouse.errors import WarehouseError
-from warehouse.load.batch import BatchReport, Rejected
+from warehouse.load.batch import BatchReport, Parsed, Rejected
 from warehouse.store.lake import LakeConfig, LakeError, lake_config
 
 SHARD_FLOW = "edgar-shard"
@@ -56,12 +59,13 @@ class PoolError(WarehouseError):
 
 
 class ShardsFailed(WarehouseError):
-    """One or more shard runs did not complete; the message names each and its error. ``report`` holds
-    the run's totals (what the other shards, and the failed ones' committed batches, loaded)."""
+    """One or more shard runs did not complete; the message names each and its error (``error``, what the
+    run records). ``report`` holds the run's totals (what the other shards, and the failed ones'
+    committed batches, loaded)."""
 
-    def __init__(self, message: str, report: BatchReport | None = None):
+    def __init__(self, message: str, report: BatchReport, error: str):
         super().__init__(message)
-        self.report = report
+        self.report, self.error = report, error
 
 
 @dataclass(frozen=True)
@@ -77,14 +81,20 @@ class Shard:
 # --------------------------------------------------------------------------------- members and shards
 
 
-def member_entry(item: Document | Rejected) -> dict[str, Any]:
-    """What a shard is told of one member: its name and sha256 (and the CIK its name carries), or, for
-    a member that could not be read, its name and the reason."""
+_KEPT = ("kind", "http_status", "etag", "last_modified", "expected_cik", "accession")  # Document fields a shard is given
+
+
+def member_entry(item: Document | Parsed | Rejected) -> dict[str, Any]:
+    """What a shard is told of one member: its name, sha256 and what its fetcher knew of it (origin,
+    fetch time, kind, HTTP validators, the CIK and accession asked for), or, for a member that could
+    not be read, its name and the reason. A parsed document is sent as its document (the shard parses)."""
+    if isinstance(item, Parsed):
+        item = item.doc
     if isinstance(item, Rejected):
-        return {"uri": item.doc.uri, "rejected": item.error.reason}
-    entry: dict[str, Any] = {"uri": item.uri, "sha256": item.sha256}
-    if item.expected_cik is not None:
-        entry["expected_cik"] = item.expected_cik
+        return {"uri": item.doc.uri, "rejected": item.error.reason, "kind": item.kind}
+    entry: dict[str, Any] = {"uri": item.uri, "sha256": item.sha256, "origin": item.origin,
+                             "fetched_at": item.fetched_at.isoformat()}
+    entry.update((k, getattr(item, k)) for k in _KEPT if getattr(item, k) is not None)
     return entry
 
 
@@ -94,33 +104,17 @@ def member_item(raw_dir: Path | str, entry: dict[str, Any]) -> Document | Reject
 
     if "rejected" in entry:
         return Rejected(Document(uri=entry["uri"], origin="file", body=b""),
-                        RejectedDocument(entry["uri"], entry["rejected"]))
-    return raw_document(raw_dir, entry["sha256"], uri=entry["uri"], origin="file",
-                        expected_cik=entry.get("expected_cik"))
+                        RejectedDocument(entry["uri"], entry["rejected"]), entry.get("kind"))
+    fields = {k: entry[k] for k in _KEPT if k in entry}
+    if "fetched_at" in entry:
+        fields["fetched_at"] = datetime.fromisoformat(entry["fetched_at"])
+    return raw_document(raw_dir, entry["sha256"], uri=entry["uri"], origin=entry.get("origin", "file"), **fields)
 
 
 def shard_plan(members: int, shards: int) -> tuple[int, int]:
     """(members per shard, shards) for ``members`` cut into at most ``shards`` lists of consecutive members."""
     size = max(1, math.ceil(members / max(shards, 1)))
     return size, math.ceil(members / size)
-
-
-def shard_chunks(paths: list[Path], raw_dir: Path | str, size: int) -> Iterator[list[dict[str, Any]]]:
-    """The members of ``paths`` in lists of ``size`` consecutive members, each yielded once its payloads
-    are durable in ``raw_dir`` (written, and their folders fsynced)."""
-    from warehouse.store.raw_payloads import RawWriter
-
-    members = iter(items(paths))
-    while True:
-        chunk: list[dict[str, Any]] = []
-        with RawWriter(raw_dir) as store:
-            for item in islice(members, size):
-                if isinstance(item, Document):
-                    store.store(item.body, item.sha256)
-                chunk.append(member_entry(item))
-        if not chunk:
-            return
-        yield chunk
 
 
 # ------------------------------------------------------------------------------------------ the shard
@@ -169,6 +163,7 @@ def prepare_pool(work_pool: str) -> str:
     from prefect.settings import PREFECT_API_URL
     from prefect.types.entrypoint import EntrypointType
 
+    require_lake()
     api = PREFECT_API_URL.value()
     if not api:
         raise PoolError("--work-pool needs a Prefect server that the pool's workers reach: start one "
@@ -189,38 +184,90 @@ def prepare_pool(work_pool: str) -> str:
     return shard_deployment(work_pool)
 
 
-def _final_states(shards: list[Shard], on_event: Callable[[str], None]) -> dict[UUID, Any]:
-    """Wait until every shard's flow run is in a final state (completed, failed, crashed, cancelled);
-    their states by flow run id."""
-    from prefect.client.orchestration import get_client
-    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+class PoolLoad:
+    """The shard flow runs of one started run on a work pool: ``submit`` makes a shard's payloads
+    durable in the lake's raw store and submits it (it runs while the caller fetches or reads the
+    next); ``finish`` waits for every shard and returns the run's totals, read from the lake
+    (``ShardsFailed`` when one did not complete); ``cancel`` stops those not finished."""
 
-    by_id = {s.flow_run_id: s for s in shards}
-    done: dict[UUID, Any] = {}
-    with get_client(sync_client=True) as client:
-        while len(done) < len(shards):
-            pending = [i for i in by_id if i not in done]
-            for run in client.read_flow_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=pending))):
-                if run.state is not None and run.state.is_final():
-                    done[run.id] = run.state
-                    shard = by_id[run.id]
-                    on_event(f"shard {shard.label} {run.state.name}: {run.state.message or ''}".rstrip(": "))
-            if len(done) < len(shards):
-                time.sleep(POLL_SECONDS)
-    return done
+    def __init__(self, deployment: str, load_id: str, *, command: str, batch_size: int,
+                 on_event: Callable[[str], None]):
+        self.cfg = require_lake()
+        self.deployment, self.load_id, self.command, self.batch_size = deployment, load_id, command, batch_size
+        self.on_event = on_event
+        self.shards: list[Shard] = []
 
+    def submit(self, members: Iterable[Document | Parsed | Rejected], label: str) -> Shard | None:
+        """Store ``members``' payloads (streamed: one body in memory at a time, besides the writer's
+        queue), then submit them as the shard ``label``; None when there were none."""
+        from prefect.deployments import run_deployment
 
-def _cancel(shards: list[Shard]) -> None:
-    """Cancel the shards' runs not finished yet (the parent stopped before waiting for them)."""
-    from prefect.client.orchestration import get_client
-    from prefect.states import Cancelling
+        from warehouse.store.raw_payloads import RawWriter
 
-    with get_client(sync_client=True) as client:
-        for s in shards:
-            run = client.read_flow_run(s.flow_run_id)
-            if run.state is None or not run.state.is_final():
-                client.set_flow_run_state(s.flow_run_id, Cancelling(message="the bootstrap's parent stopped"),
-                                          force=True)
+        entries: list[dict[str, Any]] = []
+        with RawWriter(self.cfg.raw_dir) as store:
+            for item in members:
+                doc = item.doc if isinstance(item, Parsed) else item
+                if isinstance(doc, Document):
+                    store.store(doc.body, doc.sha256)
+                entries.append(member_entry(item))
+        if not entries:
+            return None
+        run = run_deployment(self.deployment, timeout=0, flow_run_name=f"shard {label} of {self.load_id[:8]}",
+                             parameters={"load_id": self.load_id, "lake": self.cfg.describe(), "members": entries,
+                                         "label": label, "command": self.command, "batch_size": self.batch_size})
+        shard = Shard(label, run.id, run.name, len(entries))
+        self.shards.append(shard)
+        self.on_event(f"shard {label} submitted: {len(entries)} members (flow run {run.name})")
+        return shard
+
+    def finish(self) -> BatchReport:
+        """Wait until every shard is in a final state; the run's totals from the lake (``run_report``);
+        ``ShardsFailed`` (carrying them) names each shard that failed, crashed or was cancelled."""
+        from warehouse.load.batch import run_report
+        from warehouse.store.db import default_db_path, writer
+
+        states = self._final_states()
+        with writer(default_db_path(), command=self.command) as con:
+            report = run_report(con, self.load_id)
+        failed = [(s, states[s.flow_run_id]) for s in self.shards if not states[s.flow_run_id].is_completed()]
+        if failed:
+            error = "; ".join(f"shard {s.label} (flow run {s.flow_run_name}) {st.name.lower()}: {st.message or st.name}"
+                              for s, st in failed)
+            raise ShardsFailed(f"{len(failed)} of {len(self.shards)} shards did not complete: {error}. What "
+                               f"committed stays ({report.summary()}); run the same {self.command} again: it "
+                               f"loads only what is missing", report, error)
+        return report
+
+    def _final_states(self) -> dict[UUID, Any]:
+        from prefect.client.orchestration import get_client
+        from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
+        by_id = {s.flow_run_id: s for s in self.shards}
+        done: dict[UUID, Any] = {}
+        with get_client(sync_client=True) as client:
+            while len(done) < len(self.shards):
+                pending = [i for i in by_id if i not in done]
+                for run in client.read_flow_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=pending))):
+                    if run.state is not None and run.state.is_final():
+                        done[run.id] = run.state
+                        self.on_event(f"shard {by_id[run.id].label} {run.state.name}: {run.state.message or ''}"
+                                      .rstrip(": "))
+                if len(done) < len(self.shards):
+                    time.sleep(POLL_SECONDS)
+        return done
+
+    def cancel(self) -> None:
+        """Cancel the shards' runs not finished yet (the caller stopped before waiting for them)."""
+        from prefect.client.orchestration import get_client
+        from prefect.states import Cancelling
+
+        with get_client(sync_client=True) as client:
+            for s in self.shards:
+                run = client.read_flow_run(s.flow_run_id)
+                if run.state is None or not run.state.is_final():
+                    client.set_flow_run_state(s.flow_run_id, Cancelling(message=f"the {self.command}'s parent stopped"),
+                                              force=True)
 
 
 @flow(name="edgar-pool-bootstrap", log_prints=False)
@@ -229,60 +276,50 @@ def pool_bootstrap_flow(paths: list[str], deployment: str, shards: int = 4, batc
     """Read ``paths``, store their payloads in the lake's raw store, load them as ``shards`` flow runs of
     ``deployment``, all batches of one run (see the module docstring); ``on_event`` is told each shard's
     progress (it is logged too)."""
+    from prefect.runtime import flow_run
+
+    from warehouse.load.batch import finish_run, run_report, start_run
+    from warehouse.store.db import default_db_path, writer
+
+    event = pool_events(on_event)
+    db = default_db_path()
+    with writer(db, command=command) as con:
+        load_id = start_run(con, command=command, flow_run_id=flow_run.get_id())
+    pool = PoolLoad(deployment, load_id, command=command, batch_size=batch_size, on_event=event)
+    try:
+        members = [Path(p) for p in paths]
+        size, count = shard_plan(total_members(members), shards)
+        stream = iter(items(members))
+        for n in range(1, count + 1):
+            pool.submit(islice(stream, size), f"{n}/{count}")
+        report = pool.finish()
+    except ShardsFailed as exc:
+        with writer(db, command=command) as con:
+            finish_run(con, exc.report, error=exc.error)
+        raise
+    except BaseException as exc:
+        pool.cancel()
+        with writer(db, command=command) as con:
+            finish_run(con, run_report(con, load_id), error=f"{type(exc).__name__}: {exc}")
+        raise
+    with writer(db, command=command) as con:
+        finish_run(con, report)
+    return report
+
+
+def pool_events(on_event: Callable[[str], None] | None) -> Callable[[str], None]:
+    """A shard event logged in the flow run, and given to ``on_event`` too (the CLI prints it)."""
     log = get_run_logger()
 
     def event(line: str) -> None:
         log.info(line)
         if on_event is not None:
             on_event(line)
-    return _pool_bootstrap([Path(p) for p in paths], deployment, shards=shards, batch_size=batch_size,
-                           command=command, on_event=event)
+    return event
 
 
-def _pool_bootstrap(paths: list[Path], deployment: str, *, shards: int, batch_size: int, command: str,
-                    on_event: Callable[[str], None]) -> BatchReport:
-    from prefect.deployments import run_deployment
-    from prefect.runtime import flow_run
-
-    from warehouse.load.batch import finish_run, run_report, start_run
-    from warehouse.store.db import default_db_path, writer
-
-    cfg = _lake()
-    db = default_db_path()
-    with writer(db, command=command) as con:
-        load_id = start_run(con, command=command, flow_run_id=flow_run.get_id())
-    submitted: list[Shard] = []
-    error: str | None = None
-    try:
-        size, count = shard_plan(total_members(paths), shards)
-        for n, members in enumerate(shard_chunks(paths, cfg.raw_dir, size), start=1):
-            label = f"{n}/{count}"
-            run = run_deployment(deployment, timeout=0, flow_run_name=f"shard {label} of {load_id[:8]}",
-                                 parameters={"load_id": load_id, "lake": cfg.describe(), "members": members,
-                                             "label": label, "command": command, "batch_size": batch_size})
-            submitted.append(Shard(label, run.id, run.name, len(members)))
-            on_event(f"shard {label} submitted: {len(members)} members (flow run {run.name})")
-        states = _final_states(submitted, on_event)
-    except BaseException as exc:
-        _cancel(submitted)
-        with writer(db, command=command) as con:
-            finish_run(con, run_report(con, load_id), error=f"{type(exc).__name__}: {exc}")
-        raise
-    failed = [(s, states[s.flow_run_id]) for s in submitted if not states[s.flow_run_id].is_completed()]
-    if failed:
-        error = "; ".join(f"shard {s.label} (flow run {s.flow_run_name}) {st.name.lower()}: {st.message or st.name}"
-                          for s, st in failed)
-    with writer(db, command=command) as con:
-        report = run_report(con, load_id)
-        finish_run(con, report, error=error)
-    if failed:
-        raise ShardsFailed(f"{len(failed)} of {len(submitted)} shards did not complete: {error}. What committed "
-                           f"stays ({report.summary()}, run {report.status}); run the same bootstrap again: it "
-                           f"loads only what is missing", report)
-    return report
-
-
-def _lake() -> LakeConfig:
+def require_lake() -> LakeConfig:
+    """The lake's settings; PoolError on the DuckDB file (one writer process at a time)."""
     cfg = lake_config()
     if cfg is None:
         raise PoolError("--work-pool is for the DuckLake backend (--backend ducklake): the DuckDB file takes "
@@ -290,13 +327,18 @@ def _lake() -> LakeConfig:
     return cfg
 
 
-def check_bootstrap(paths: list[Path], shards: int) -> None:
-    """What a pool bootstrap needs before anything runs: the lake backend and ``shards`` >= 1
-    (PoolError), the paths (FileNotFoundError naming the missing ones)."""
-    _lake()
-    require(paths)
+def check_pool(shards: int = 1) -> None:
+    """What any load on a pool needs before anything runs: the lake backend and ``shards`` >= 1 (PoolError)."""
+    require_lake()
     if shards < 1:
         raise PoolError(f"--shards {shards}: give 1 or more")
+
+
+def check_bootstrap(paths: list[Path], shards: int) -> None:
+    """What a pool bootstrap needs before anything runs: ``check_pool``, and the paths
+    (FileNotFoundError naming the missing ones)."""
+    check_pool(shards)
+    require(paths)
 
 
 def run_pool_bootstrap(paths: list[Path], *, work_pool: str, shards: int = 4,

@@ -3,6 +3,7 @@ with text, new 10-K/10-Q/8-K primary documents; load them in one run."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 from prefect.states import Completed
 
+from flows.pool import PoolLoad, ShardsFailed
 from pipelines.documents import Document, utcnow
 from pipelines.errors import (
     STOPS_THE_RUN,
@@ -288,7 +290,7 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
                  insiders: bool = True, index_days: list[date] | None = None,
                  all_companies: bool = False, insider_lookback_days: int | None = None,
                  record: str | None = None, batch_size: int = 0,
-                 lock_wait: float | None = None) -> dict | Completed:
+                 lock_wait: float | None = None, work_pool: str | None = None, shards: int = 4) -> dict | Completed:
     """Refresh the given companies: companyfacts, submissions with every page, and the Forms 3/4/5
     that are not loaded yet, found in their submissions and in EDGAR's daily form index of each of
     ``index_days`` (filed within [insider_since, insider_until]).
@@ -299,6 +301,9 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
     ``all_companies`` adds every company the warehouse already holds (the nightly run);
     ``insider_lookback_days`` sets insider_since to that many days before today (UTC);
     ``record`` writes every live response into that replay folder.
+    ``work_pool`` (DuckLake): each batch (``batch_size`` companies, or the companies cut into
+    ``shards``) is loaded by the pool's workers while the next is fetched (``flows.pool.PoolLoad``);
+    this process stays the one that talks to SEC.
 
     The run holds the warehouse's writer lock from before its first request (a second writer waits
     up to ``lock_wait`` seconds, default $EDGAR_WAREHOUSE_LOCK_WAIT or 30 s, saying who holds it),
@@ -306,6 +311,7 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
     answering from the last published state meanwhile."""
     from warehouse.store.db import publishing
     log = get_run_logger()
+    deployment = pool_deployment(work_pool)
     if all_companies:
         ciks = [*(ciks or []), *known_companies(db)]
     if insider_lookback_days is not None and insider_since is None:
@@ -321,6 +327,8 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
         db = str(build)
         flow_run_id = str(flow_run.get_id() or "") or None
         run = BatchReport(load_id=start_run_task(db, flow_run_id))
+        pool = None if deployment is None else PoolLoad(deployment, run.load_id, command="refresh", batch_size=0,
+                                                         on_event=log.info)
         failures: list[FetchFailure] = []
         try:
             plan, first_items = resolve_targets(client, tickers or [], ciks or [])
@@ -331,21 +339,32 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
                 found, failed = ownership_from_daily_index(client, day, plan.ciks)
                 index_targets += found
                 first_items += failed
-            size = batch_size if batch_size > 0 else max(len(plan.ciks), 1)
+            size = batch_size if batch_size > 0 else max(
+                math.ceil(len(plan.ciks) / max(shards, 1)) if pool else len(plan.ciks), 1)
             chunks = [plan.ciks[k:k + size] for k in range(0, len(plan.ciks), size)] or [[]]
             for n, chunk in enumerate(chunks):
                 items = (first_items if n == 0 else []) + _fetch_companies(
                     client, db, chunk, index_targets if n == 0 else [], insiders, insider_since, insider_until)
                 failures += [r for r in items if isinstance(r, FetchFailure)]
-                report = load_task(db, [r for r in items if not isinstance(r, FetchFailure)], flow_run_id,
-                                   run.load_id)
-                for uri, _reason in report.rejected:  # a body rejected by its parser or loader must not
-                    if uri.startswith("https://"):     # stay in the HTTP cache (Archives: forever)
-                        client.evict(uri)
+                loadable = [r for r in items if not isinstance(r, FetchFailure)]
+                if pool is not None:
+                    pool.submit(loadable, f"{n + 1}/{len(chunks)}")
+                    continue
+                report = load_task(db, loadable, flow_run_id, run.load_id)
+                _evict_rejected(client, report)
                 log.info(report.summary())
                 run.add(report)
+            if pool is not None:
+                run = pool.finish()
+                _evict_rejected(client, run)
         except BaseException as exc:
-            finish_run_task(db, run, len(failures), f"{type(exc).__name__}: {exc}", list(sent))
+            if isinstance(exc, ShardsFailed):
+                run = exc.report
+                _evict_rejected(client, run)
+            elif pool is not None:
+                pool.cancel()
+            finish_run_task(db, run, len(failures), exc.error if isinstance(exc, ShardsFailed)
+                            else f"{type(exc).__name__}: {exc}", list(sent))
             raise
         status = finish_run_task(db, run, len(failures), None, list(sent))
         for fail in failures:
@@ -367,6 +386,22 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
         return Completed(message=f"partial: {len(run.rejected)} rejected, {len(failures)} not fetched",
                          data=result)
     return result
+
+
+def _evict_rejected(client: SecClient, report: BatchReport) -> None:
+    """A body rejected by its parser or loader must not stay in the HTTP cache (Archives: forever)."""
+    for uri, _reason in report.rejected:
+        if uri.startswith("https://"):
+            client.evict(uri)
+
+
+def pool_deployment(work_pool: str | None) -> str | None:
+    """The shard deployment of ``work_pool`` (checked, registered: ``flows.pool.prepare_pool``), or None."""
+    if work_pool is None:
+        return None
+    from flows.pool import prepare_pool
+
+    return prepare_pool(work_pool)
 
 
 def http_cache_for(db: str | Path) -> Path:

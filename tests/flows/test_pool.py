@@ -223,3 +223,87 @@ def test_two_workers_bootstrap_a_lake_equal_to_one_process_and_a_killed_shard_is
         assert _documents(killed) == kept + kept[-1:] * rejected
     finally:
         workers.close()
+
+
+# four companies of the recorded SEC responses, small companyfacts, each with its submissions
+REFRESHED = ["1046179", "1835632", "1652044", "820313"]
+NIGHTS = REPO / "tests" / "fixtures" / "nights"
+# and of two honest fetches of the same responses: when each request went and took, in what order (threads),
+# when the companies were tracked, the run that synced them
+FETCHED = IGNORE + ("sent_at", "elapsed_ms", "seq", "tracked_at", "synced_load_id")
+
+
+def _cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / "edgar-warehouse"), *args], env=env, cwd=REPO, capture_output=True,
+                          text=True, timeout=900)
+
+
+def _refresh(env: dict[str, str], replay: Path, *extra: str) -> subprocess.CompletedProcess:
+    ciks = [a for c in REFRESHED for a in ("--cik", c)]
+    return _cli(env, "refresh", *ciks, "--replay", str(replay), "--no-insiders", *extra)
+
+
+def _watermarks(env: dict[str, str]) -> list[tuple]:
+    con = _reader(env)()
+    try:
+        return fetch_all(con, "SELECT cik, synced_through FROM tracked_companies ORDER BY cik")
+    finally:
+        con.close()
+
+
+@pytest.mark.slow
+def test_refresh_and_the_nightly_on_the_pool_fetch_here_load_there_and_equal_one_process(
+        tmp_path, prefect_api, backend_of, replay_root):
+    """`refresh --work-pool` and `nightly --work-pool`: this process fetches (the one under SEC's limit), the
+    pool's two workers load each batch; the lakes equal one-process runs of the same replayed responses."""
+    ref_refresh, pool_refresh = backend_of("ducklake"), backend_of("ducklake")
+    with backend_env({"EDGAR_WAREHOUSE_BACKEND": "duckdb"}):
+        refused = CliRunner().invoke(app, ["--db", str(tmp_path / "w.duckdb"), "refresh", "--cik", "1046179",
+                                           "--replay", str(replay_root), "--work-pool", "anything"])
+    assert refused.exit_code == EXIT_USAGE and "--work-pool is for the DuckLake backend" in refused.output
+
+    one = _refresh({**os.environ, **ref_refresh}, replay_root, "--batch-size", "2")  # what 2 shards cut
+    assert one.returncode in (0, EXIT_PARTIAL), one.stderr[-3000:]
+    workers = Workers(prefect_api, tmp_path, pool_refresh)
+    try:
+        workers.start("w1")
+        workers.start("w2")
+        pooled = _refresh(workers.env(), replay_root, "--work-pool", workers.pool, "--shards", "2")
+        assert pooled.returncode == one.returncode, pooled.stderr[-3000:]
+        load_id = _load_id(pooled.stdout)
+        ran = {name: workers.shards_run_by(name, load_id) for name in ("w1", "w2")}
+        assert ran["w1"] | ran["w2"] == {"1/2", "2/2"} and ran["w1"] and ran["w2"], ran
+        # the same run summary line (documents, rows) and the same lake
+        assert one.stdout.split(": ", 1)[1] == pooled.stdout.split(": ", 1)[1], (one.stdout, pooled.stdout)
+        assert [r[:4] for r in _runs(pool_refresh)] == [r[:4] for r in _runs(ref_refresh)]
+        diffs = compare(_reader(ref_refresh), _reader(pool_refresh), FETCHED)
+        assert len(diffs) >= 35 and [d.line() for d in diffs if not d.same] == []
+        # what the fetcher knew of each document reaches the lake through the shard: its URL and origin
+        con = _reader(pool_refresh)()
+        try:
+            origins = fetch_all(con, "SELECT DISTINCT origin, uri LIKE 'https://data.sec.gov/%' FROM source_documents")
+        finally:
+            con.close()
+        assert origins == [("replay", True)], origins
+
+        # the nightly: Apple and an officer who files only Forms 3/4/5, never fetched, one batch each
+        ref_night, pool_night = backend_of("ducklake"), backend_of("ducklake")
+        night = ("nightly", "--replay", str(NIGHTS / "night1"), "--today", "2022-04-28",
+                 "--insider-history-days", "0", "--batch-size", "1")
+        for env in ({**os.environ, **ref_night}, {**workers.env(), **pool_night}):
+            tracked = _cli(env, "track", "--cik", "320193", "--cik", "1462356")
+            assert tracked.returncode == 0, tracked.stderr[-3000:]
+        alone = _cli({**os.environ, **ref_night}, *night)
+        assert alone.returncode == 0, alone.stderr[-3000:]
+        workers.lake = pool_night
+        workers.stop("w1")
+        workers.stop("w2")
+        workers.start("w1")
+        workers.start("w2")
+        shared = _cli(workers.env(), *night, "--work-pool", workers.pool)
+        assert shared.returncode == 0, shared.stderr[-3000:]
+        assert _watermarks(pool_night) == _watermarks(ref_night) and _watermarks(pool_night)[0][1] is not None
+        diffs = compare(_reader(ref_night), _reader(pool_night), FETCHED)
+        assert [d.line() for d in diffs if not d.same] == []
+    finally:
+        workers.close()

@@ -8,6 +8,7 @@ from multiprocessing import get_context
 
 import pytest
 
+import flows.pool  # noqa: F401  (the flows layer's errors too)
 import pipelines.sec_client  # noqa: F401  (registers any error subclasses it defines)
 import warehouse.api  # noqa: F401  (every layer's errors, whatever else this run imported)
 from helpers import COMPANYFACTS_FILES, read_body
@@ -15,6 +16,7 @@ from pipelines import errors, parse
 from pipelines.documents import Document
 from pipelines.errors import EdgarError, RejectedDocument
 from pipelines.parse import parse_many
+from warehouse.load.batch import BatchReport
 
 
 def _all_error_classes() -> list[type[EdgarError]]:
@@ -29,6 +31,8 @@ def _all_error_classes() -> list[type[EdgarError]]:
 # Errors whose constructor takes more than a message: the arguments of a realistic instance.
 OWN_SIGNATURES: dict[str, tuple] = {
     "UnknownNameError": ("company", "Aple", ["Apple Inc."], " (try `edgar-warehouse companies`)"),
+    "ShardsFailed": ("1 of 2 shards did not complete: shard 2/2 crashed", BatchReport(load_id="0" * 32, loaded=3),
+                     "shard 2/2 (flow run shard 2/2 of 00000000) crashed: Crashed"),
 }
 
 
