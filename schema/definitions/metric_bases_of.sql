@@ -17,7 +17,7 @@
 CREATE OR REPLACE MACRO metric_bases_of(ciks) AS TABLE
 WITH m AS (
     SELECT metric_id, metric, cik, fiscal_year, fiscal_period, duration_class, period_start, period_end, input_unit,
-           value, null_reason, flags
+           value, null_reason, flags, derivation
     FROM derived_metrics_current
     WHERE (ciks IS NULL OR (cik BETWEEN list_min(ciks) AND list_max(ciks) AND list_contains(ciks, cik)))
 ),
@@ -26,8 +26,8 @@ inp AS (  -- each input value of a combined metric, in its basis group
            l.role || ':' || l.step || ':' || l.concept AS input, l.standard_concept, l.taxonomy, l.concept, l.unit,
            l.period_start, l.period_end, l.value
     FROM m JOIN metric_lineage l ON l.metric_id = m.metric_id AND l.cik = m.cik
-    WHERE m.value IS NOT NULL AND m.metric <> 'ttm_revenue' AND m.metric_id NOT IN (
-        SELECT metric_id FROM derived_metrics_current WHERE derivation LIKE 'derived_%')
+    -- the metric's own derivation (a NOT IN over every company's current metrics ranked them all: 0.5 s at 100x)
+    WHERE m.value IS NOT NULL AND m.metric <> 'ttm_revenue' AND m.derivation NOT LIKE 'derived_%'
 ),
 said AS (  -- the filings that report each input value
     SELECT DISTINCT i.metric_id, i.grp, i.input, f.accession
@@ -52,13 +52,13 @@ split AS (
     GROUP BY g.metric_id
 ),
 filings AS (SELECT metric_id, list(DISTINCT accession ORDER BY accession) AS filings FROM said GROUP BY metric_id)
-SELECT m.*, 'inputs_from_different_filings' AS issue, f.filings,
+SELECT m.* EXCLUDE (derivation), 'inputs_from_different_filings' AS issue, f.filings,
        'no one filing reports every input value (' || array_to_string(s.groups, ', ') || ')' AS detail
 FROM m JOIN split s USING (metric_id) LEFT JOIN filings f USING (metric_id)
 UNION ALL
-SELECT m.*, 'recast_after_basis' AS issue, f.filings, list_filter(m.flags, lambda x: x LIKE 'as filed in %')[1] AS detail
+SELECT m.* EXCLUDE (derivation), 'recast_after_basis' AS issue, f.filings, list_filter(m.flags, lambda x: x LIKE 'as filed in %')[1] AS detail
 FROM m LEFT JOIN filings f USING (metric_id)
 WHERE len(list_filter(m.flags, lambda x: x LIKE 'as filed in %')) > 0
 UNION ALL
-SELECT m.*, 'no_filing_reports_every_input' AS issue, CAST(NULL AS VARCHAR[]) AS filings, m.null_reason AS detail
+SELECT m.* EXCLUDE (derivation), 'no_filing_reports_every_input' AS issue, CAST(NULL AS VARCHAR[]) AS filings, m.null_reason AS detail
 FROM m WHERE m.null_reason LIKE 'no filing reports %';

@@ -49,7 +49,8 @@ def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int]
         try:
             company_results = sql("derive/check_store/company_results")
             head, _, tail = company_results.partition("{check_sql}")  # the check's own SQL text, not a value
-            con.execute(head + step.text + tail, params)
+            # a check naming $ciks gets the companies as a constant (filters pushed into its scans)
+            con.execute(head + step.text + tail, {**params, "ciks": cik_list} if "$ciks" in step.text else params)
             if totals:
                 _store_total(con, params)
                 n = fetch_value(con, "SELECT offending_rows FROM check_results WHERE load_id = ? AND check_name = ?",
@@ -84,6 +85,7 @@ def run_check(con: duckdb.DuckDBPyConnection, name: str) -> list[dict]:
     if name not in check_names():
         raise MetricsError(f"no check named {name!r}; known: {', '.join(check_names())}")
     con.execute("CREATE OR REPLACE TEMP TABLE check_facts AS SELECT * FROM standard_facts")
-    cur = con.execute(f"SELECT * FROM ({sql(f'derive/checks/{name}')}) t ORDER BY severity DESC")
+    text = sql(f"derive/checks/{name}")
+    cur = con.execute(f"SELECT * FROM ({text}) t ORDER BY severity DESC", {"ciks": None} if "$ciks" in text else None)
     cols = [d[0] for d in cur.description]
     return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
