@@ -13,13 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pipelines.archive import count_members, documents
 from pipelines.documents import Document
 from pipelines.errors import RejectedDocument
-from warehouse.load.batch import BatchReport, Rejected
-from warehouse.load.ingest import ingest
+
+if TYPE_CHECKING:  # imported where used: every CLI process imports this module (the bootstrap's default
+    from warehouse.load.batch import (  # batch size) and these cost ~0.1 s (pyarrow, numpy)
+        BatchReport,
+        Rejected,
+    )
 
 DEFAULT_BATCH_SIZE = 25  # members per commit: bounds memory (bodies + records of one batch); 25 measured best (docs/benchmarks.md)
 
@@ -29,6 +32,9 @@ def items(paths: Iterable[Path], *, accession: str | None = None, cik: int | Non
     """Ingest items for every member of ``paths``, lazily: Documents (with ``accession`` and the
     company ``cik`` when given: a filing document that names no company is that company's), or
     Rejected for a member that could not even be read (named; recorded by the ingest path)."""
+    from pipelines.archive import documents
+    from warehouse.load.batch import Rejected
+
     for doc in documents(paths):
         if isinstance(doc, RejectedDocument):
             yield Rejected(Document(uri=doc.document, origin="file", body=b""), doc)
@@ -43,6 +49,8 @@ def bootstrap(con: Any, paths: list[Path], *, raw_dir: Path, command: str = "boo
               cik: int | None = None, on_batch: Callable[[BatchReport, int], None] | None = None) -> BatchReport:
     """Load every member of ``paths`` (zips, folders, files) as ONE run committing every
     ``batch_size`` members; ``on_batch(report, members)`` after each commit. Returns the run's totals."""
+    from warehouse.load.ingest import ingest
+
     require(paths)
     return ingest(con, items(paths, accession=accession, cik=cik), raw_dir=raw_dir, command=command, batch_size=batch_size,
                   workers=workers, on_batch=on_batch)
@@ -57,4 +65,6 @@ def require(paths: Iterable[Path]) -> None:
 
 def total_members(paths: list[Path]) -> int:
     """How many members the bootstrap of ``paths`` will go through (for progress and ETA)."""
+    from pipelines.archive import count_members
+
     return count_members(paths)

@@ -233,3 +233,8 @@ def text_or_none(v: object) -> str | None:
         return None
     s = str(v).strip()
     return s or None
+
+
+def ticker_key(ticker: str) -> str:
+    """Normalise a ticker for matching: upper case, '.' and '/' as '-' (BRK.B, brk/b -> BRK-B)."""
+    return ticker.strip().upper().replace(".", "-").replace("/", "-")

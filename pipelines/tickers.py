@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from pipelines.errors import RejectedDocument
-from pipelines.sec_formats import decode_json_body, parse_cik
+from pipelines.sec_formats import decode_json_body, parse_cik, ticker_key
 from pipelines.sec_formats import text_or_none as _text
 
 TICKER_SCHEMA = pa.schema([
@@ -82,11 +82,6 @@ def parse_company_tickers_exchange(body: bytes, *, document: str) -> CompanyTick
                      _text(row[i_name]) if i_name is not None else None,
                      _text(row[i_exch]) if i_exch is not None else None))
     return CompanyTickers("company_tickers_exchange", _table(rows, document), kind="company_tickers_exchange")
-
-
-def ticker_key(ticker: str) -> str:
-    """Normalise a ticker for matching: upper case, '.' and '/' as '-' (BRK.B, brk/b -> BRK-B)."""
-    return ticker.strip().upper().replace(".", "-").replace("/", "-")
 
 
 def ticker_to_cik(record: CompanyTickers, ticker: str) -> int | None:

@@ -98,6 +98,14 @@ def test_help_imports_no_database(tmp_path):
     assert not packages & {*NOT_FOR_LOCAL_COMMANDS, "pyarrow", "polars", "numpy"}
 
 
+def test_resolve_imports_no_loader_nor_arrow(warehouse, tmp_path):
+    """`resolve` (issue 26: under 0.3 s a process) needs neither the loaders nor pyarrow/numpy (~0.1 s of a
+    process): they came with the bootstrap's default batch size (flows.bootstrap) and ticker_key."""
+    code, packages, stderr = run_cli(tmp_path, "--db", str(warehouse), "resolve", "320193")
+    assert code == 0, stderr
+    assert not packages & {*NOT_FOR_LOCAL_COMMANDS, "pyarrow", "polars", "numpy"}, sorted(packages)
+
+
 def test_a_load_outside_a_terminal_in_one_transaction_imports_no_progress_bar(tmp_path):
     """rich's Progress is made only where something shows it (a terminal's bar, the ETA of a run in
     batches): a script's `load` of a document paid for its import (~0.02 s CPU) and showed nothing."""

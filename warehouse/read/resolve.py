@@ -8,7 +8,7 @@ from difflib import SequenceMatcher
 
 import duckdb
 
-from pipelines.tickers import ticker_key
+from pipelines.sec_formats import ticker_key  # not pipelines.tickers: it imports pyarrow (~0.07 s a process)
 from warehouse.store.db import fetch_all
 
 # Legal-form words that do not tell companies apart ("Apple Inc." and "Apple" are the same name core).
