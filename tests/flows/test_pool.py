@@ -146,21 +146,22 @@ def _reader(env: dict[str, str]):
     return open_it
 
 
-def _runs(env: dict[str, str]) -> list[tuple]:
+def _rows(env: dict[str, str], query: str) -> list[tuple]:
+    """The rows of ``query`` in the lake of ``env``, read by a reader of its own."""
     con = _reader(env)()
     try:
-        return fetch_all(con, "SELECT status, documents_loaded, documents_unchanged, documents_rejected, error"
-                              " FROM load_runs ORDER BY started_at")
+        return fetch_all(con, query)
     finally:
         con.close()
+
+
+def _runs(env: dict[str, str]) -> list[tuple]:
+    return _rows(env, "SELECT status, documents_loaded, documents_unchanged, documents_rejected, error"
+                      " FROM load_runs ORDER BY started_at")
 
 
 def _documents(env: dict[str, str]) -> list[tuple]:
-    con = _reader(env)()
-    try:
-        return fetch_all(con, "SELECT uri, status FROM source_documents ORDER BY status, uri")
-    finally:
-        con.close()
+    return _rows(env, "SELECT uri, status FROM source_documents ORDER BY status, uri")
 
 
 @pytest.mark.slow
@@ -244,11 +245,7 @@ def _refresh(env: dict[str, str], replay: Path, *extra: str) -> subprocess.Compl
 
 
 def _watermarks(env: dict[str, str]) -> list[tuple]:
-    con = _reader(env)()
-    try:
-        return fetch_all(con, "SELECT cik, synced_through FROM tracked_companies ORDER BY cik")
-    finally:
-        con.close()
+    return _rows(env, "SELECT cik, synced_through FROM tracked_companies ORDER BY cik")
 
 
 @pytest.mark.slow
@@ -279,11 +276,7 @@ def test_refresh_and_the_nightly_on_the_pool_fetch_here_load_there_and_equal_one
         diffs = compare(_reader(ref_refresh), _reader(pool_refresh), FETCHED)
         assert len(diffs) >= 35 and [d.line() for d in diffs if not d.same] == []
         # what the fetcher knew of each document reaches the lake through the shard: its URL and origin
-        con = _reader(pool_refresh)()
-        try:
-            origins = fetch_all(con, "SELECT DISTINCT origin, uri LIKE 'https://data.sec.gov/%' FROM source_documents")
-        finally:
-            con.close()
+        origins = _rows(pool_refresh, "SELECT DISTINCT origin, uri LIKE 'https://data.sec.gov/%' FROM source_documents")
         assert origins == [("replay", True)], origins
 
         # the nightly: Apple and an officer who files only Forms 3/4/5, never fetched, one batch each
