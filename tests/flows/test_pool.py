@@ -300,3 +300,41 @@ def test_refresh_and_the_nightly_on_the_pool_fetch_here_load_there_and_equal_one
         assert [d.line() for d in diffs if not d.same] == []
     finally:
         workers.close()
+
+
+@pytest.mark.slow
+def test_a_nightly_whose_shards_die_names_them_advances_no_watermark_and_converges(tmp_path, prefect_api, backend_of):
+    """A nightly on the pool whose shard processes are killed (SIGKILL) before they commit: the nightly
+    fails naming each shard, no watermark moves (the companies are asked again next night), and the
+    next night on a healthy worker loads what the first one did not: the lake equals one process's."""
+    reference, lake = backend_of("ducklake"), backend_of("ducklake")
+    night = ("nightly", "--replay", str(NIGHTS / "night1"), "--today", "2022-04-28",
+             "--insider-history-days", "0", "--batch-size", "1")
+    workers = Workers(prefect_api, tmp_path, lake)
+    try:
+        for env in ({**os.environ, **reference}, workers.env()):
+            assert _cli(env, "track", "--cik", "320193", "--cik", "1462356").returncode == 0
+        alone = _cli({**os.environ, **reference}, *night)
+        assert alone.returncode == 0, alone.stderr[-3000:]
+        workers.start("k", **{KILL_AT: "before_commit:1"})  # every shard's process dies at its first commit
+        dead = _cli(workers.env(), *night, "--work-pool", workers.pool)
+        assert dead.returncode == EXIT_ERROR, dead.stderr[-3000:]
+        assert "2 of 2 shards did not complete" in dead.stderr and "loads only what is missing" in dead.stderr
+        assert set(re.findall(r"shard (\d/\d) \(flow run shard \d/\d of \w+\) crashed", dead.stderr)) == {"1/2", "2/2"}
+        assert _watermarks(lake) == [(320193, None), (1462356, None)]
+        [(status, loaded, _, _, error)] = _runs(lake)
+        assert (status, loaded) == ("failed", 0) and "crashed" in error, (status, loaded, error)
+
+        workers.stop("k")
+        workers.start("w1")
+        again = _cli(workers.env(), *night, "--work-pool", workers.pool)
+        assert again.returncode == 0, again.stderr[-3000:]
+        assert _watermarks(lake) == _watermarks(reference) and _watermarks(lake)[0][1] is not None
+        # document ids the killed shards drew are not drawn again: the documents' ids differ, under any name
+        diffs = compare(_reader(reference), _reader(lake), FETCHED + (
+            "declared_by_source_document_id", "page_source_document_id", "submissions_source_document_id"))
+        # what differs is the runs' own: two runs here (their rows, checks and requests), one there
+        assert {d.relation for d in diffs if not d.same} <= {"load_runs", "check_results", "run_requests"}, \
+            [d.line() for d in diffs if not d.same]
+    finally:
+        workers.close()
