@@ -49,8 +49,7 @@ def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int]
         try:
             company_results = sql("derive/check_store/company_results")
             head, _, tail = company_results.partition("{check_sql}")  # the check's own SQL text, not a value
-            # a check naming $ciks gets the companies as a constant (filters pushed into its scans)
-            con.execute(head + step.text + tail, {**params, "ciks": cik_list} if "$ciks" in step.text else params)
+            con.execute(head + step.text + tail, _with_companies(step.text, params, cik_list))
             if totals:
                 _store_total(con, params)
                 n = fetch_value(con, "SELECT offending_rows FROM check_results WHERE load_id = ? AND check_name = ?",
@@ -63,6 +62,12 @@ def run_checks(con: duckdb.DuckDBPyConnection, load_id: str, ciks: Iterable[int]
         results[name] = int(n or 0)
     con.execute("DROP TABLE IF EXISTS check_facts")
     return results
+
+
+def _with_companies(check_sql: str, params: dict, ciks: list[int] | None) -> dict:
+    """``params`` for a check's SQL, with ``$ciks`` (the companies checked, None = every company) when
+    the check names it: a constant, so its filters reach the scans (DuckDB refuses unused parameters)."""
+    return {**params, "ciks": ciks} if "$ciks" in check_sql else params
 
 
 def _store_total(con: duckdb.DuckDBPyConnection, params: dict) -> None:
@@ -86,6 +91,6 @@ def run_check(con: duckdb.DuckDBPyConnection, name: str) -> list[dict]:
         raise MetricsError(f"no check named {name!r}; known: {', '.join(check_names())}")
     con.execute("CREATE OR REPLACE TEMP TABLE check_facts AS SELECT * FROM standard_facts")
     text = sql(f"derive/checks/{name}")
-    cur = con.execute(f"SELECT * FROM ({text}) t ORDER BY severity DESC", {"ciks": None} if "$ciks" in text else None)
+    cur = con.execute(f"SELECT * FROM ({text}) t ORDER BY severity DESC", _with_companies(text, {}, None))
     cols = [d[0] for d in cur.description]
     return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
