@@ -53,11 +53,13 @@ pub AS (  -- per slot and filing (an SEC re-issue of it: a filing of its own): t
            max(CASE WHEN x.scope = 'general' AND x.additive AND x.value_kind = 'currency' THEN x.value END) AS top
     FROM v GROUP BY slot, accession, revision
 ),
-keyed AS (
-    SELECT v.*, chain_pick_key(x.scope, x.additive, x.value_kind, x.value, x.chain_rank, p.top,
-                               CASE WHEN x.value <> p.top THEN value_exponent(x.value) END,
-                               CASE WHEN x.value <> p.top THEN value_exponent(p.top) END) AS pick_key
-    FROM v JOIN pub p ON p.slot = v.slot AND p.accession = v.accession AND p.revision = v.revision
+keyed AS (  -- the exponents are columns computed once per row where chain_pick_key compares with rounding
+            -- (value <> top): passed as expressions, the macro would copy them into each place it uses them
+    SELECT * EXCLUDE (top, value_e, top_e),
+           chain_pick_key(x.scope, x.additive, x.value_kind, x.value, x.chain_rank, top, value_e, top_e) AS pick_key
+    FROM (SELECT v.*, p.top, CASE WHEN v.x.value <> p.top THEN value_exponent(v.x.value) END AS value_e,
+                 CASE WHEN v.x.value <> p.top THEN value_exponent(p.top) END AS top_e
+          FROM v JOIN pub p ON p.slot = v.slot AND p.accession = v.accession AND p.revision = v.revision)
 ),
 g AS (
     SELECT any_value(cik) AS cik, any_value(standard_concept) AS standard_concept, any_value(unit) AS unit,

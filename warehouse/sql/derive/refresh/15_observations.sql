@@ -22,12 +22,16 @@ filing AS (  -- per slot and filing: the largest general-scope currency flow, an
            max(fact_version_order(known_from, filed, accession, revision)) AS filing_order
     FROM multi GROUP BY slot, accession
 ),
-picked AS (  -- each filing's pick (the exponents once per row, where chain_pick_key compares with rounding)
-    SELECT m.*, f.filing_order FROM multi m JOIN filing f ON f.slot = m.slot AND f.accession = m.accession
-    QUALIFY row_number() OVER (PARTITION BY m.slot, m.accession
-                               ORDER BY chain_pick_key(m.scope, m.additive, m.value_kind, m.value, m.chain_rank, f.top,
-                                                       CASE WHEN m.value <> f.top THEN value_exponent(m.value) END,
-                                                       CASE WHEN m.value <> f.top THEN value_exponent(f.top) END)) = 1
+picked AS (  -- each filing's pick; the exponents are columns computed once per row where chain_pick_key
+            -- compares with rounding (value <> top): passed as expressions, the macro would copy them into each
+            -- place it uses them
+    SELECT * EXCLUDE (top, value_e, top_e)
+    FROM (SELECT m.*, f.filing_order, f.top, CASE WHEN m.value <> f.top THEN value_exponent(m.value) END AS value_e,
+                 CASE WHEN m.value <> f.top THEN value_exponent(f.top) END AS top_e
+          FROM multi m JOIN filing f ON f.slot = m.slot AND f.accession = m.accession)
+    QUALIFY row_number() OVER (PARTITION BY slot, accession
+                               ORDER BY chain_pick_key(scope, additive, value_kind, value, chain_rank, top,
+                                                       value_e, top_e)) = 1
 ),
 first_total AS (  -- the first filing whose pick is a general-scope tag
     SELECT slot, min(filing_order) AS first_order FROM picked WHERE scope = 'general' GROUP BY slot
