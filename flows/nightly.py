@@ -45,7 +45,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 from prefect.states import Completed
 
-from flows.pool import PoolLoad, ShardsFailed
+from flows.pool import PoolLoad
 from flows.refresh import (
     FetchFailure,
     RefreshFailed,
@@ -358,11 +358,7 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
                 log.info("batch %d: %s", k // step + 1, report.summary())
                 run.add(report)
             if pool is not None:
-                try:
-                    run = pool.finish()
-                except ShardsFailed as exc:
-                    run = exc.report
-                    raise
+                run = pool.finish()
                 for got in pooled:
                     failed_ciks |= _rejected_owners(client, got, run)
             for t in tracked:
@@ -373,9 +369,9 @@ def nightly_flow(db: str, replay: str | None = None, cache_dir: str | None = Non
                 elif confirmed is not None and (t.cik in busy or confirmed > t.synced_through):
                     advance.setdefault(confirmed, []).append(t.cik)
         except BaseException as exc:
-            if pool is not None and not isinstance(exc, ShardsFailed):
-                pool.cancel()
-            error = exc.error if isinstance(exc, ShardsFailed) else f"{type(exc).__name__}: {exc}"
+            error = f"{type(exc).__name__}: {exc}"
+            if pool is not None:
+                run, error = pool.stopped(exc)
             finish_task(db, run, len(failures), error, drain(), {})
             raise
         status, summary = finish_task(db, run, len(failures), None, drain(), advance)

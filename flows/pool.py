@@ -188,7 +188,8 @@ class PoolLoad:
     """The shard flow runs of one started run on a work pool: ``submit`` makes a shard's payloads
     durable in the lake's raw store and submits it (it runs while the caller fetches or reads the
     next); ``finish`` waits for every shard and returns the run's totals, read from the lake
-    (``ShardsFailed`` when one did not complete); ``cancel`` stops those not finished."""
+    (``ShardsFailed`` when one did not complete); ``cancel`` stops those not finished; ``stopped`` says
+    what a run that stopped early records."""
 
     def __init__(self, deployment: str, load_id: str, *, command: str, batch_size: int,
                  on_event: Callable[[str], None]):
@@ -224,12 +225,8 @@ class PoolLoad:
     def finish(self) -> BatchReport:
         """Wait until every shard is in a final state; the run's totals from the lake (``run_report``);
         ``ShardsFailed`` (carrying them) names each shard that failed, crashed or was cancelled."""
-        from warehouse.load.batch import run_report
-        from warehouse.store.db import default_db_path, writer
-
         states = self._final_states()
-        with writer(default_db_path(), command=self.command) as con:
-            report = run_report(con, self.load_id)
+        report = self.totals()
         failed = [(s, states[s.flow_run_id]) for s in self.shards if not states[s.flow_run_id].is_completed()]
         if failed:
             error = "; ".join(f"shard {s.label} (flow run {s.flow_run_name}) {st.name.lower()}: {st.message or st.name}"
@@ -238,6 +235,29 @@ class PoolLoad:
                                f"committed stays ({report.summary()}); run the same {self.command} again: it "
                                f"loads only what is missing", report, error)
         return report
+
+    def totals(self) -> BatchReport:
+        """The run's totals as the lake holds them: what every shard's committed batches loaded
+        (``warehouse.load.batch.run_report``)."""
+        from warehouse.load.batch import run_report
+        from warehouse.store.db import default_db_path, writer
+
+        with writer(default_db_path(), command=self.command) as con:
+            return run_report(con, self.load_id)
+
+    def stopped(self, exc: BaseException) -> tuple[BatchReport, str]:
+        """What a run on the pool that stopped with ``exc`` records (its totals, its error): a
+        ``ShardsFailed``'s own; for anything else the shards not finished are cancelled first, and the
+        totals are the lake's (what the shards committed before), the error ``exc`` (and, when the
+        cancel failed too, why: the shards may still be running)."""
+        if isinstance(exc, ShardsFailed):
+            return exc.report, exc.error
+        error = f"{type(exc).__name__}: {exc}"
+        try:
+            self.cancel()
+        except Exception as cancel_exc:  # noqa: BLE001 - the run is still recorded, saying so
+            error += f"; cancelling the unfinished shards failed too ({type(cancel_exc).__name__}: {cancel_exc})"
+        return self.totals(), error
 
     def _final_states(self) -> dict[UUID, Any]:
         from prefect.client.orchestration import get_client
@@ -278,7 +298,7 @@ def pool_bootstrap_flow(paths: list[str], deployment: str, shards: int = 4, batc
     progress (it is logged too)."""
     from prefect.runtime import flow_run
 
-    from warehouse.load.batch import finish_run, run_report, start_run
+    from warehouse.load.batch import finish_run, start_run
     from warehouse.store.db import default_db_path, writer
 
     event = pool_events(on_event)
@@ -293,14 +313,10 @@ def pool_bootstrap_flow(paths: list[str], deployment: str, shards: int = 4, batc
         for n in range(1, count + 1):
             pool.submit(islice(stream, size), f"{n}/{count}")
         report = pool.finish()
-    except ShardsFailed as exc:
-        with writer(db, command=command) as con:
-            finish_run(con, exc.report, error=exc.error)
-        raise
     except BaseException as exc:
-        pool.cancel()
+        stopped, error = pool.stopped(exc)
         with writer(db, command=command) as con:
-            finish_run(con, run_report(con, load_id), error=f"{type(exc).__name__}: {exc}")
+            finish_run(con, stopped, error=error)
         raise
     with writer(db, command=command) as con:
         finish_run(con, report)

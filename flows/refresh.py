@@ -16,7 +16,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 from prefect.states import Completed
 
-from flows.pool import PoolLoad, ShardsFailed
+from flows.pool import PoolLoad
 from pipelines.documents import Document, utcnow
 from pipelines.errors import (
     STOPS_THE_RUN,
@@ -358,13 +358,11 @@ def refresh_flow(db: str, tickers: list[str] | None = None, ciks: list[int] | No
                 run = pool.finish()
                 _evict_rejected(client, run)
         except BaseException as exc:
-            if isinstance(exc, ShardsFailed):
-                run = exc.report
+            error = f"{type(exc).__name__}: {exc}"
+            if pool is not None:
+                run, error = pool.stopped(exc)
                 _evict_rejected(client, run)
-            elif pool is not None:
-                pool.cancel()
-            finish_run_task(db, run, len(failures), exc.error if isinstance(exc, ShardsFailed)
-                            else f"{type(exc).__name__}: {exc}", list(sent))
+            finish_run_task(db, run, len(failures), error, list(sent))
             raise
         status = finish_run_task(db, run, len(failures), None, list(sent))
         for fail in failures:

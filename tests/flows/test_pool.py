@@ -307,10 +307,12 @@ def test_refresh_and_the_nightly_on_the_pool_fetch_here_load_there_and_equal_one
 
 
 @pytest.mark.slow
-def test_a_nightly_whose_shards_die_names_them_advances_no_watermark_and_converges(tmp_path, prefect_api, backend_of):
+def test_a_nightly_or_refresh_whose_shards_die_names_them_advances_no_watermark_and_converges(
+        tmp_path, prefect_api, backend_of, replay_root):
     """A nightly on the pool whose shard processes are killed (SIGKILL) before they commit: the nightly
     fails naming each shard, no watermark moves (the companies are asked again next night), and the
-    next night on a healthy worker loads what the first one did not: the lake equals one process's."""
+    next night on a healthy worker loads what the first one did not: the lake equals one process's.
+    A refresh on the same dying worker fails the same way: each shard named, its run recorded failed."""
     reference, lake = backend_of("ducklake"), backend_of("ducklake")
     night = ("nightly", "--replay", str(NIGHTS / "night1"), "--today", "2022-04-28",
              "--insider-history-days", "0", "--batch-size", "1")
@@ -328,6 +330,13 @@ def test_a_nightly_whose_shards_die_names_them_advances_no_watermark_and_converg
         assert _watermarks(lake) == [(320193, None), (1462356, None)]
         [(status, loaded, _, _, error)] = _runs(lake)
         assert (status, loaded) == ("failed", 0) and "crashed" in error, (status, loaded, error)
+        refreshed = _refresh(workers.env(), replay_root, "--work-pool", workers.pool, "--shards", "2")
+        assert refreshed.returncode == EXIT_ERROR, refreshed.stderr[-3000:]
+        assert "2 of 2 shards did not complete" in refreshed.stderr, refreshed.stderr[-3000:]
+        assert set(re.findall(r"shard (\d/\d) \(flow run shard \d/\d of \w+\) crashed", refreshed.stderr)) == {"1/2", "2/2"}
+        (status, loaded, _, _, error) = _runs(lake)[1]
+        assert (status, loaded) == ("failed", 0) and "shard 1/2" in error and "shard 2/2" in error, (status, error)
+        assert error.count("crashed") == 2, error
 
         workers.stop("k")
         workers.start("w1")
