@@ -658,3 +658,33 @@ def test_payloads_stored_together_give_what_one_by_one_gives(tmp_path, monkeypat
     one_by_one = run("one_by_one")
     assert [t for t in together[0] if together[0][t] != one_by_one[0][t]] == []
     assert together[1] == one_by_one[1]
+
+
+def test_repeated_rows_are_what_a_group_by_of_the_key_and_accession_counts_twice():
+    """warehouse.load.companyfacts._repeated_rows (each row's key and accession mixed into one int64)
+    finds exactly the rows an Arrow group_by of the six strings counts more than once: none in any
+    vendored payload, and, in Marvell's with an instant (null period_start) and a duration entry each
+    repeated, those four rows."""
+    import pyarrow.compute as pc
+
+    from pipelines.companyfacts import parse_companyfacts
+    from warehouse.load.companyfacts import _KEY_ACCESSION, _repeated_rows
+
+    def grouped(facts):
+        counts = facts.select(_KEY_ACCESSION).group_by(_KEY_ACCESSION, use_threads=False).aggregate(
+            [([], "count_all")])
+        repeated = counts.filter(pc.greater(counts.column("count_all"), 1))
+        return sorted(tuple(r[c] for c in _KEY_ACCESSION) for r in repeated.to_pylist())
+
+    for path in COMPANYFACTS_FILES:
+        facts = parse_companyfacts(read_body(path), document=path.name).facts
+        assert _repeated_rows(facts).num_rows == 0 and grouped(facts) == [], path.name
+    data = json.loads(read_body(MRVL))
+    assets = data["facts"]["us-gaap"]["Assets"]["units"]["USD"]
+    revenue = next(v for k, v in data["facts"]["us-gaap"].items() if k.startswith("Revenue"))["units"]["USD"]
+    assets.append(dict(assets[3]))
+    revenue.insert(0, dict(revenue[-1]))
+    facts = parse_companyfacts(json.dumps(data).encode(), document="mrvl-repeated.json").facts
+    found = _repeated_rows(facts)
+    assert found.num_rows == 4 and found.column("period_start").null_count == 2
+    assert sorted(set(tuple(r[c] for c in _KEY_ACCESSION) for r in found.to_pylist())) == grouped(facts)

@@ -1,5 +1,5 @@
--- The fact keys one payload lists twice (or more) under one accession (repeated_arrow: key, accession,
--- count > 1, from warehouse/load/companyfacts.py), added to fact_repeated_keys for company $cik
+-- The fact keys one payload lists twice (or more) under one accession (repeated_arrow: the rows whose key and
+-- accession another row repeats, from warehouse/load/companyfacts.py), added to fact_repeated_keys for company $cik
 -- unless already there (migration 0013: facts_current_of ranks those keys version by version).
 -- reads: repeated_arrow, fact_repeated_keys. writes: fact_repeated_keys.
 INSERT INTO fact_repeated_keys
