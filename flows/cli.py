@@ -86,6 +86,15 @@ class State:
     db: Path = default_db_path()
 
 
+def _print_version(asked: bool) -> None:
+    """``--version``: this package's version and the DuckDB library it reads and writes files with."""
+    if asked:
+        from importlib.metadata import version
+
+        out.print(f"edgar-warehouse {version('edgar-warehouse')} (DuckDB {version('duckdb')})", highlight=False)
+        raise typer.Exit()
+
+
 @app.callback()
 def main_options(
     db: Annotated[Path | None, typer.Option("--db", help="Warehouse file [env EDGAR_WAREHOUSE_DB, else ./edgar.duckdb]")] = None,
@@ -93,6 +102,8 @@ def main_options(
     backend: Annotated[str | None, typer.Option("--backend", help="Storage: duckdb (the --db file) or ducklake [env EDGAR_WAREHOUSE_BACKEND].")] = None,
     lake_catalog: Annotated[str | None, typer.Option("--lake-catalog", help="DuckLake catalog, e.g. 'postgres:dbname=lake host=127.0.0.1 user=edgar' [env EDGAR_WAREHOUSE_LAKE_CATALOG].")] = None,
     lake_data: Annotated[str | None, typer.Option("--lake-data", help="DuckLake data folder (Parquet) [env EDGAR_WAREHOUSE_LAKE_DATA].")] = None,
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="Print the version (and DuckDB's) and exit.")] = False,
 ) -> None:
     State.db = db or default_db_path()
     _select_backend(backend, lake_catalog, lake_data)

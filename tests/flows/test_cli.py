@@ -200,3 +200,13 @@ def test_refresh_prints_each_document_not_fetched_once(prefect_harness, tmp_path
     printed = result.output + capfd.readouterr().err
     line = "not fetched: submissions page CIK0000320193-submissions-001.json"
     assert printed.count(line) == 1, printed
+
+
+def test_version_prints_the_package_and_duckdb_versions_and_opens_nothing(tmp_path):
+    from importlib.metadata import version
+
+    db = tmp_path / "never.duckdb"
+    got = runner.invoke(app, ["--db", str(db), "--version"])
+    assert got.exit_code == 0, got.output
+    assert got.output.strip() == f"edgar-warehouse {version('edgar-warehouse')} (DuckDB {duckdb.__version__})"
+    assert not db.exists()
