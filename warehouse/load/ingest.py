@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from itertools import chain, islice
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,7 @@ from warehouse.load.batch import (
     start_run,
 )
 from warehouse.memory import bound_memory
-from warehouse.store.db import WarehouseError, checkpoint
+from warehouse.store.db import WarehouseError, checkpoint, checkpoint_at_commit
 from warehouse.store.killpoints import kill_point
 from warehouse.store.publish import wal_of
 from warehouse.store.raw_payloads import RawDir
@@ -86,6 +87,11 @@ def batch_bytes() -> int:
     return int(float(m.group(1)) * _UNITS[(m.group(2) or "b").lower()])
 
 
+def checkpoint_threshold() -> str:
+    """The writer's automatic checkpoint threshold: ``EDGAR_WAREHOUSE_CHECKPOINT_THRESHOLD``, else 1GB."""
+    return os.environ.get(CHECKPOINT_THRESHOLD_ENV, "").strip() or DEFAULT_CHECKPOINT_THRESHOLD
+
+
 def configure_writer(con: duckdb.DuckDBPyConnection) -> None:
     """Settings of the loading connection: rows need not keep their insertion order (every read
     orders what it needs, so DuckDB may stream inserts and sorts); memory bounded by
@@ -103,7 +109,7 @@ def configure_writer(con: duckdb.DuckDBPyConnection) -> None:
     # filings...) whole at each automatic checkpoint (duckdb/duckdb#24848): at the default 16 MB of
     # WAL that is every batch, a cost growing with the warehouse. Commits go to the WAL and
     # checkpoint every CHECKPOINT_THRESHOLD of it instead (and when the writer closes or publishes).
-    threshold = os.environ.get(CHECKPOINT_THRESHOLD_ENV, "").strip() or DEFAULT_CHECKPOINT_THRESHOLD
+    threshold = checkpoint_threshold()
     try:
         con.execute("SET checkpoint_threshold = ?", [threshold])
     except duckdb.Error as exc:
@@ -250,7 +256,9 @@ def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, r
     (and ``workers`` not 1), the next batch is parsed in a worker process
     (``pipelines.parse.ParseAhead``) while this one loads: the writer's one DuckDB thread and the
     parser use the two cores. Its documents are looked up (already loaded?) before this batch
-    commits; one that this batch loads is then found again by ``load_batch`` and counted unchanged."""
+    commits; one that this batch loads is then found again by ``load_batch`` and counted unchanged.
+    The run's last batch commits by checkpointing (``db.checkpoint_at_commit``): its writer checkpoints
+    when it closes anyway, so its rows are not first written to the WAL."""
     max_bytes = batch_bytes()  # a bad value is refused before the run starts
     run = IngestRun(con, raw_dir=raw_dir, command=command, flow_run_id=flow_run_id, derive=derive, load_id=load_id)
     chunks = batches(docs, batch_size, max_bytes)
@@ -260,7 +268,9 @@ def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, r
         bulk = second is not None  # several batches: checkpoint once the WAL holds a few (_committed)
         if second is None or workers == 1:  # one batch (or asked for one process): nothing to overlap
             for chunk in chain((c for c in (first, second) if c is not None), chunks):
-                _committed(con, run.load(chunk, workers=workers), len(chunk), on_batch, bulk)
+                with _last_commit(con) if not bulk else nullcontext():  # the one batch: the last
+                    report = run.load(chunk, workers=workers)
+                _committed(con, report, len(chunk), on_batch, bulk)
         else:
             with ParseAhead() as ahead:
                 current, upcoming = first, second
@@ -270,7 +280,9 @@ def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, r
                     following = None
                     if upcoming is not None:  # its lookup and parse start before this batch loads
                         following = _prepare_with(con, upcoming, ahead.submit)
-                    _committed(con, run.load_items(ready), len(current), on_batch, bulk)
+                    with _last_commit(con) if upcoming is None else nullcontext():
+                        report = run.load_items(ready)
+                    _committed(con, report, len(current), on_batch, bulk)
                     current, items = upcoming, following
                     upcoming = next(chunks, None) if current is not None else None
     except BaseException as exc:
@@ -282,6 +294,12 @@ def ingest(con: duckdb.DuckDBPyConnection, docs: Iterable[Document | Item], *, r
             exc.add_note(f"the run {run.load_id} could not be recorded as stopped: {unrecorded}")
         raise
     return run.report if run.joined else run.finish()
+
+
+def _last_commit(con: duckdb.DuckDBPyConnection) -> AbstractContextManager[None]:
+    """Around a run's last batch: its commit checkpoints instead of logging its rows first
+    (``db.checkpoint_at_commit``; the writer then sets its own threshold back)."""
+    return checkpoint_at_commit(con, checkpoint_threshold())
 
 
 def _committed(con: duckdb.DuckDBPyConnection, report: BatchReport, documents: int,

@@ -21,7 +21,7 @@ from pipelines.parse import KINDS, parse_document
 from pipelines.submissions import Submissions, SubmissionsPage
 from pipelines.tickers import CompanyTickers
 from warehouse.load.batch import reconcile_interrupted
-from warehouse.load.ingest import ingest
+from warehouse.load.ingest import configure_writer, ingest
 from warehouse.load.kinds import BY_DOCUMENT, LOADERS
 from warehouse.load.kinds import KINDS as STORED
 from warehouse.schema.tables import BY_NAME as TABLES
@@ -106,6 +106,34 @@ def test_a_run_is_running_from_its_start_with_its_process(warehouse, raw_dir):
     assert seen == [[("running", os.getpid(), platform.node(), None)]]
     assert fetch_all(warehouse, "SELECT status, documents_loaded FROM load_runs") == [("succeeded", 1)]
     assert run.status == "succeeded"
+
+
+def test_a_runs_last_batch_commits_into_the_file_not_the_wal(warehouse, raw_dir, tmp_path):
+    """The one batch of a run (whose writer checkpoints when it closes anyway) commits by checkpointing:
+    its rows are not first written to the WAL (the 8 samples: 42 MB of WAL for a 22 MB file); the writer's
+    settings are restored after it, and the next run's batch commits into the WAL again as usual."""
+    from warehouse.store.publish import wal_of
+
+    wal = wal_of(tmp_path / "w.duckdb")
+    settings = "SELECT current_setting('checkpoint_threshold'), current_setting('max_vacuum_tasks')"
+    configured = []
+
+    def after_commit(report, documents):
+        configured.append(fetch_all(warehouse, settings)[0])
+        after.append(wal.stat().st_size if wal.exists() else 0)
+
+    after: list[int] = []
+    run = ingest(warehouse, [read_local_document(p) for p in CF[:3]], raw_dir=raw_dir, command="load",
+                 on_batch=after_commit)
+    assert run.loaded == 3 and after == [0], after
+    configure_writer(warehouse)  # what the writer set before the run, and so after it
+    assert configured == [tuple(fetch_all(warehouse, settings)[0])], configured
+    assert fetch_value(warehouse, "SELECT count(*) FROM facts") > 10_000
+    warehouse.execute("BEGIN TRANSACTION")
+    warehouse.execute("UPDATE load_runs SET error = 'x' WHERE false")
+    warehouse.execute("INSERT INTO fact_repeated_keys VALUES (1, 'a', 'b', 'USD', NULL, DATE '2020-01-01')")
+    warehouse.execute("COMMIT")
+    assert wal.exists() and wal.stat().st_size > 0  # an ordinary commit is logged as before
 
 
 def _cli(db: Path, *args, kill_at: str | None = None) -> subprocess.CompletedProcess:
