@@ -50,6 +50,41 @@ def test_the_duckdb_file_refuses_a_work_pool_in_one_line(tmp_path):
     assert not (tmp_path / "w.duckdb").exists()
 
 
+def test_a_pool_run_stopped_by_another_error_records_the_lakes_totals_and_names_a_failed_cancel(backend_of):
+    """``PoolLoad.stopped`` for an error that is not a shard's (the fetcher's, an interrupt): the run's
+    totals are what the lake holds of it (a shard's committed batch), not the caller's, and the unfinished
+    shards are cancelled; when the Prefect server cannot be reached for that (nothing listens on its port)
+    the error says so instead of the run going unrecorded. A ``ShardsFailed`` keeps its own totals and error."""
+    import socket
+
+    from prefect.settings import PREFECT_API_URL, PREFECT_CLIENT_MAX_RETRIES, temporary_settings
+
+    from flows.pool import PoolLoad, Shard, ShardsFailed
+    from pipelines.documents import read_local_document
+    from warehouse.load.batch import start_run
+    from warehouse.load.ingest import ingest
+    from warehouse.store.db import default_db_path, writer
+    from warehouse.store.lake import lake_config
+
+    lake = backend_of("ducklake")
+    with backend_env(lake):
+        raw_dir = lake_config().raw_dir
+        with writer(default_db_path(), command="refresh") as con:  # what the parent and one shard commit
+            load_id = start_run(con, command="refresh")
+            ingest(con, [read_local_document(SMALL[0])], raw_dir=raw_dir, command="refresh", load_id=load_id)
+        with socket.socket() as s:  # a loopback port nothing listens on
+            s.bind(("127.0.0.1", 0))
+            dead = f"http://127.0.0.1:{s.getsockname()[1]}/api"
+        pool = PoolLoad("edgar-shard/none", load_id, command="refresh", batch_size=0, on_event=lambda line: None)
+        pool.shards.append(Shard("2/2", uuid.uuid4(), f"shard 2/2 of {load_id[:8]}", 1))
+        with temporary_settings({PREFECT_API_URL: dead, PREFECT_CLIENT_MAX_RETRIES: 0}):
+            report, error = pool.stopped(RuntimeError("the fetch broke"))
+        assert (report.load_id, report.loaded) == (load_id, 1), report
+        assert error.startswith("RuntimeError: the fetch broke; cancelling the unfinished shards failed too ("), error
+        failed = ShardsFailed("1 of 2 shards did not complete: ...", report, "shard 2/2 (flow run x) crashed: -9")
+        assert pool.stopped(failed) == (report, "shard 2/2 (flow run x) crashed: -9")
+
+
 def _zip(path: Path) -> Path:
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for p in SMALL[:2]:
