@@ -90,23 +90,23 @@ _KEY_ACCESSION = ["taxonomy", "concept", "unit", "period_start", "period_end", "
 def _repeated_rows(facts: pa.Table) -> pa.Table:
     """The rows of ``facts`` whose key and accession another row repeats (none, nearly always).
 
-    Each row's six columns as one int64: their dictionary indices in mixed radix, exact while the
-    product of the dictionaries' sizes stays under 2**62 (a payload's: ~10**14), then numpy's unique. An
-    Arrow group_by over the six strings cost 40-50 ms for the 8 samples, plus ~90 ms the first time a
-    process calls Arrow's query engine (acero), which nothing else of a load uses."""
+    Each row's six columns become one int64, column by column: the code so far times the column's
+    dictionary size plus its dictionary index. Before a product could pass 2**62 (never for one
+    payload: ~10**14) the codes are renumbered densely (numpy's unique), below the row count, so the
+    code stays exact. An Arrow group_by over the six strings cost 40-50 ms for the 8 samples, plus
+    ~90 ms the first time a process calls Arrow's query engine (acero), which nothing else of a load uses."""
     codes = np.zeros(facts.num_rows, dtype=np.int64)
-    span = 1
+    span = 1  # codes are below it
     for name in _KEY_ACCESSION:
         encoded = pc.dictionary_encode(facts.column(name)).combine_chunks()
         size = len(encoded.dictionary) + 1  # the last code: null (an instant's period_start)
-        span *= size
-        if span >= 2**62:  # too many distinct values to mix exactly: group the strings themselves
-            counts = facts.select(_KEY_ACCESSION).group_by(_KEY_ACCESSION, use_threads=False).aggregate(
-                [([], "count_all")])
-            return counts.filter(pc.greater(counts.column("count_all"), 1)).select(_KEY_ACCESSION)
+        if span * size >= 2**62:
+            codes = np.unique(codes, return_inverse=True)[1].astype(np.int64).reshape(-1)
+            span = int(codes.max()) + 1
         codes = codes * size + encoded.indices.fill_null(size - 1).to_numpy(zero_copy_only=False)
+        span *= size
     _, inverse, counts = np.unique(codes, return_inverse=True, return_counts=True)
-    return facts.select(_KEY_ACCESSION).filter(pa.array(counts[inverse] > 1))
+    return facts.select(_KEY_ACCESSION).filter(pa.array(counts[inverse.reshape(-1)] > 1))
 
 
 def _record_repeated_keys(con: duckdb.DuckDBPyConnection, cik: int, facts: pa.Table) -> int:

@@ -341,9 +341,15 @@ def small_checkpoint(con: duckdb.DuckDBPyConnection) -> None:
     any other) and its deleted rows in place; every ``COMPACT_EVERY``-th run lets DuckDB merge what it
     finds then (measured at 10x after five unmerged one-company writes: one merge, 1.5 s CPU, 13 row
     groups of facts_current_rows back to 8), ~0.1 s per run on average."""
+    vacuum_when_due(con)
+    con.execute("CHECKPOINT")
+
+
+def vacuum_when_due(con: duckdb.DuckDBPyConnection) -> None:
+    """The connection's next CHECKPOINT merges row groups only when ``compaction_due`` (else
+    ``max_vacuum_tasks = 0``): the rule of a small write's checkpoint (``small_checkpoint``)."""
     if not compaction_due(con):
         con.execute("SET max_vacuum_tasks = 0")
-    con.execute("CHECKPOINT")
 
 
 @contextmanager
@@ -352,8 +358,8 @@ def checkpoint_at_commit(con: duckdb.DuckDBPyConnection, threshold: str) -> Iter
     once instead of writing its rows to the WAL first: for the last batch of a run, whose writer
     checkpoints when it closes anyway (``writer``), the WAL copy is written for nothing (the 8
     vendored files: 42 MB of WAL for a 22 MB file). ``checkpoint_threshold = 0`` is DuckDB's way
-    (the migrations use it too); the checkpoint merges row groups only as ``small_checkpoint`` would
-    (``compaction_due``). DuckDB file only: a lake has no WAL. After the block the threshold is
+    (the migrations use it too); the checkpoint merges row groups only as ``small_checkpoint``'s does
+    (``vacuum_when_due``). DuckDB file only: a lake has no WAL. After the block the threshold is
     ``threshold`` again (the writer's setting as it was given: DuckDB prints sizes rounded, 1GB as
     953.5 MiB, so the printed value is not the one to set back) and the vacuum setting as before."""
     if is_lake(con):
@@ -361,8 +367,7 @@ def checkpoint_at_commit(con: duckdb.DuckDBPyConnection, threshold: str) -> Iter
         return
     vacuum = int(fetch_value(con, "SELECT current_setting('max_vacuum_tasks')"))
     con.execute("SET checkpoint_threshold = '0b'")
-    if not compaction_due(con):
-        con.execute("SET max_vacuum_tasks = 0")
+    vacuum_when_due(con)
     try:
         yield
     finally:

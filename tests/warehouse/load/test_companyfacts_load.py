@@ -688,3 +688,14 @@ def test_repeated_rows_are_what_a_group_by_of_the_key_and_accession_counts_twice
     found = _repeated_rows(facts)
     assert found.num_rows == 4 and found.column("period_start").null_count == 2
     assert sorted(set(tuple(r[c] for c in _KEY_ACCESSION) for r in found.to_pylist())) == grouped(facts)
+    # six columns of 2,047 distinct values (dictionary size 2,048 = 2**11 with the null code): mixed
+    # without renumbering, the first column would be shifted 55 bits and lose its top bits past 64, and
+    # a row differing from another only by 512 in the first column's index would look like a repeat
+    import pyarrow as pa
+
+    rows = [[f"{c}{i}" for c in _KEY_ACCESSION] for i in range(2047)]
+    rows.append([rows[3 + 512][0], *rows[3][1:]])  # no repeat: its first column differs from row 3's
+    rows.append(list(rows[9]))  # a repeat
+    wide = pa.table({c: [r[k] for r in rows] for k, c in enumerate(_KEY_ACCESSION)})
+    assert sorted(tuple(r[c] for c in _KEY_ACCESSION) for r in _repeated_rows(wide).to_pylist()) \
+        == sorted(2 * grouped(wide)) == sorted(2 * [tuple(rows[9])])
