@@ -136,6 +136,20 @@ def test_a_runs_last_batch_commits_into_the_file_not_the_wal(warehouse, raw_dir,
     assert wal.exists() and wal.stat().st_size > 0  # an ordinary commit is logged as before
 
 
+def test_of_several_batches_only_the_last_commits_without_the_wal(warehouse, raw_dir, tmp_path):
+    """A run of three batches (the next parsed in a worker while one loads: ParseAhead): the first two
+    commit into the WAL as every bulk batch does (a checkpoint per batch was measured dearer), the last
+    one checkpoints at its commit."""
+    from warehouse.store.publish import wal_of
+
+    wal = wal_of(tmp_path / "w.duckdb")
+    after: list[int] = []
+    run = ingest(warehouse, [read_local_document(p) for p in CF[:3]], raw_dir=raw_dir, command="load",
+                 batch_size=1, on_batch=lambda report, documents: after.append(wal.stat().st_size if wal.exists() else 0))
+    assert run.loaded == 3 and len(after) == 3, after
+    assert after[0] > 0 and after[1] > after[0] and after[2] == 0, after
+
+
 def _cli(db: Path, *args, kill_at: str | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("EDGAR_WAREHOUSE_KILL_AT", None)
